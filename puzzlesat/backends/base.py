@@ -1,0 +1,182 @@
+"""The backend interface and its registry.
+
+A backend turns an :class:`Encoding` into answers. It opens a :class:`Session` on one encoding; a session
+solves, and can block the current model on the encoding's ``show`` set, which is all that enumeration,
+uniqueness proofs and counting by enumeration need. Non-incremental solvers (Kissat, external binaries)
+implement the same interface by re-solving from scratch, so callers never special-case them.
+
+Adding a solver means registering one factory; names resolve through :func:`get_backend`.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import traceback
+from abc import ABC, abstractmethod
+from typing import Any, Callable
+
+from ..core.encoding import Encoding
+from ..core.errors import BackendError, SolverTimeout
+from ..core.model import CnfModel, SmtModel
+from ..core.result import Result
+
+#: capability names: ``sat`` solves CNF, ``smt`` solves native SMT encodings, ``enumerate`` can block
+#: models and solve again (uniqueness, counting by enumeration), ``count`` counts models exactly.
+CAPABILITIES = ("sat", "smt", "enumerate", "count", "optimize")
+
+
+class Session(ABC):
+    """One encoding loaded into one solver."""
+
+    def __init__(self, backend: "Backend", encoding: Encoding) -> None:
+        self.backend = backend
+        self.encoding = encoding
+
+    @abstractmethod
+    def solve(self, timeout: float | None = None) -> Result:
+        """Solve; raise :class:`SolverTimeout` when ``timeout`` seconds pass without an answer."""
+
+    def block(self, model: CnfModel | SmtModel) -> None:
+        """Exclude every later model that agrees with ``model`` on the encoding's ``show`` set."""
+        if isinstance(model, CnfModel):
+            self.add_clause([-v if model.value(v) else v for v in self.encoding.show])
+        else:
+            self.add_smt_block(model)
+
+    def add_clause(self, clause: list[int]) -> None:
+        raise BackendError(f"{self.backend.name}: cannot add clauses to an SMT session")
+
+    def add_smt_block(self, model: SmtModel) -> None:
+        raise BackendError(f"{self.backend.name}: cannot block SMT models")
+
+    def close(self) -> None:
+        """Free solver memory; the session is unusable afterwards."""
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Backend(ABC):
+    """A named solver with capability flags."""
+
+    name: str
+    capabilities: frozenset[str]
+    description: str = ""
+
+    def unavailable_reason(self) -> str | None:
+        """``None`` when the backend works on this machine, else why not (e.g. binary not on PATH)."""
+        return None
+
+    def require(self, capability: str) -> None:
+        """Fail before any work starts when this backend cannot do what is asked."""
+        reason = self.unavailable_reason()
+        if reason:
+            raise BackendError(f"backend {self.name} is not available here: {reason}")
+        if capability not in self.capabilities:
+            have = ", ".join(sorted(self.capabilities))
+            raise BackendError(f"backend {self.name} cannot do '{capability}' (it can: {have})")
+
+    def open(self, encoding: Encoding) -> Session:
+        """Load ``encoding`` into a new session, after checking the backend can take its kind."""
+        self.require("sat" if encoding.kind == "cnf" else "smt")
+        return self._open(encoding)
+
+    @abstractmethod
+    def _open(self, encoding: Encoding) -> Session: ...
+
+
+# --- registry ------------------------------------------------------------------------------------
+
+_FACTORIES: dict[str, Callable[[], Backend]] = {}
+_PREFIXES: dict[str, Callable[[str], Backend]] = {}
+_ALIASES: dict[str, str] = {}
+_LOADED = False
+
+
+def register(name: str, factory: Callable[[], Backend]) -> None:
+    _FACTORIES[name] = factory
+
+
+def register_prefix(prefix: str, factory: Callable[[str], Backend]) -> None:
+    """Names ``prefix:ARG`` build a backend from ARG (e.g. ``external:cadical``)."""
+    _PREFIXES[prefix] = factory
+
+
+def alias(short: str, full: str) -> None:
+    _ALIASES[short] = full
+
+
+def _load_all() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        from . import external, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
+
+
+def get_backend(name: str) -> Backend:
+    """Resolve a backend name or alias; unknown names fail with the list of known ones."""
+    _load_all()
+    full = _ALIASES.get(name, name)
+    if full in _FACTORIES:
+        return _FACTORIES[full]()
+    prefix, _, arg = full.partition(":")
+    if arg and prefix in _PREFIXES:
+        return _PREFIXES[prefix](arg)
+    known = ", ".join(sorted(_FACTORIES) + [f"{p}:NAME" for p in _PREFIXES])
+    raise BackendError(f"unknown backend '{name}' (known: {known}; aliases: {', '.join(sorted(_ALIASES))})")
+
+
+def all_backends() -> list[Backend]:
+    """Every registered named backend (prefix families such as ``external:`` are listed separately)."""
+    _load_all()
+    return [factory() for factory in _FACTORIES.values()]
+
+
+def aliases() -> dict[str, str]:
+    _load_all()
+    return dict(_ALIASES)
+
+
+DEFAULT_BACKEND = "pysat:cadical195"
+
+
+# --- running a solver call under a hard time limit --------------------------------------------------
+
+def call_with_timeout(fn: Callable[[], Any], timeout: float | None, backend: str) -> Any:
+    """Run ``fn`` with a hard time limit.
+
+    Most PySAT solvers (CaDiCaL, Kissat, Lingeling, CryptoMiniSat) cannot be interrupted, so a limit is
+    enforced by running the call in a forked child that is killed when time is up. The child inherits
+    the loaded solver through fork, so nothing is rebuilt; its result comes back through a pipe.
+    """
+    if timeout is None:
+        return fn()
+    ctx = multiprocessing.get_context("fork")
+    receiver, sender = ctx.Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            sender.send(("ok", fn()))
+        except BaseException as exc:  # report anything, the parent turns it into an error
+            sender.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"))
+
+    process = ctx.Process(target=child, daemon=True)
+    process.start()
+    sender.close()
+    try:
+        if not receiver.poll(timeout):
+            raise SolverTimeout(backend, timeout)
+        try:
+            kind, payload = receiver.recv()
+        except EOFError:
+            raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiver.close()
+    if kind == "error":
+        raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
+    return payload

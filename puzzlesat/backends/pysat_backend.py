@@ -1,0 +1,106 @@
+"""Every SAT solver that PySAT ships, as ``pysat:<name>`` (CaDiCaL, Kissat, Glucose, MiniSat, ...)."""
+from __future__ import annotations
+
+import time
+import warnings
+
+from pysat.solvers import Solver, SolverNames
+
+from ..core.encoding import Encoding
+from ..core.model import CnfModel
+from ..core.result import Result, Status
+from .base import Backend, Session, alias, call_with_timeout, register
+
+#: PySAT solvers that cannot take clauses after a solve (adding one aborts the process in Kissat);
+#: their sessions rebuild the solver for every call.
+NON_INCREMENTAL = {"kissat404"}
+
+
+def _canonical(attr: str, names: tuple[str, ...]) -> str:
+    """PySAT's attribute name when it is also a solver name, else its most readable alias."""
+    if attr in names:
+        return attr
+    return max((n for n in names if not n[-1].isdigit()), key=len, default=names[0])
+
+
+class PysatBackend(Backend):
+    description = "PySAT embedded solver"
+
+    def __init__(self, solver_name: str) -> None:
+        self.solver_name = solver_name
+        self.name = f"pysat:{solver_name}"
+        self.incremental = solver_name not in NON_INCREMENTAL
+        # non-incremental solvers enumerate by re-solving from scratch: correct, just slower
+        self.capabilities = frozenset({"sat", "enumerate"})
+
+    def unavailable_reason(self) -> str | None:
+        try:
+            Solver(name=self.solver_name).delete()
+        except Exception as exc:  # PySAT raises its own NoSuchSolverError or ImportError variants
+            return f"PySAT cannot create it ({exc})"
+        return None
+
+    def _open(self, encoding: Encoding) -> Session:
+        return PysatSession(self, encoding)
+
+
+class PysatSession(Session):
+    backend: PysatBackend
+
+    def __init__(self, backend: PysatBackend, encoding: Encoding) -> None:
+        super().__init__(backend, encoding)
+        self.num_vars = encoding.num_vars
+        self.added: list[list[int]] = []
+        self.solver: Solver | None = self._new_solver() if backend.incremental else None
+
+    def _new_solver(self) -> Solver:
+        solver = Solver(name=self.backend.solver_name, bootstrap_with=self.encoding.clauses)
+        for clause in self.added:
+            solver.add_clause(clause)
+        return solver
+
+    def add_clause(self, clause: list[int]) -> None:
+        if self.solver is not None:
+            self.solver.add_clause(clause)
+        else:
+            self.added.append(clause)
+
+    def solve(self, timeout: float | None = None) -> Result:
+        start = time.perf_counter()
+        solver = self.solver if self.solver is not None else self._new_solver()
+
+        def run() -> tuple[bool, list[int] | None]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                sat = solver.solve()
+            return sat, (solver.get_model() if sat else None)
+
+        try:
+            sat, literals = call_with_timeout(run, timeout, self.backend.name)
+        finally:
+            if solver is not self.solver:
+                solver.delete()
+        elapsed = time.perf_counter() - start
+        if not sat:
+            return Result(Status.UNSAT, None, self.backend.name, elapsed)
+        return Result(Status.SAT, CnfModel.from_literals(literals or [], self.num_vars), self.backend.name, elapsed)
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+
+def _register_all() -> None:
+    for attr, names in vars(SolverNames).items():
+        if attr.startswith("_") or not isinstance(names, tuple):
+            continue
+        canonical = _canonical(attr, names)
+        register(f"pysat:{canonical}", lambda name=canonical: PysatBackend(name))
+    for short, full in {"cadical": "cadical195", "kissat": "kissat404", "glucose": "glucose4",
+                        "minisat": "minisat22", "lingeling": "lingeling", "maplechrono": "maplechrono",
+                        "cryptominisat": "cryptominisat"}.items():
+        alias(short, f"pysat:{full}")
+
+
+_register_all()

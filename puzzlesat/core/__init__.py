@@ -1,0 +1,1 @@
+"""Types shared by every puzzle and backend: errors, encodings, models and results."""

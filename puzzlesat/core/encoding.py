@@ -1,0 +1,60 @@
+"""The one Encoding type that every encoder returns and every backend consumes.
+
+A CNF encoding keeps its clauses as plain lists of ints (bulk-built, no per-literal objects) and a PySAT
+``IDPool`` that is the single map between puzzle meanings such as ``("water", region, row)`` and variable
+ids. An SMT encoding keeps Z3 assertions and named Z3 terms. ``show`` lists what defines a solution, so
+enumeration and counting never multiply solutions through auxiliary variables.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from pysat.formula import IDPool
+
+
+@dataclass
+class Encoding:
+    """A formula plus everything needed to export it and read its models back."""
+
+    kind: Literal["cnf", "smt"]
+    pool: IDPool | None = None
+    clauses: list[list[int]] = field(default_factory=list)
+    show: list[int] = field(default_factory=list)
+    #: SMT only: Z3 assertions and the named terms decoders read (``show_terms`` is the projection).
+    assertions: list[Any] = field(default_factory=list)
+    terms: dict[Any, Any] = field(default_factory=dict)
+    show_terms: list[Any] = field(default_factory=list)
+    #: free-form facts for the user (encoding options, sizes)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def num_vars(self) -> int:
+        """Highest variable id used by the clauses (auxiliary variables included); read it only once
+        the encoder has finished adding clauses."""
+        top = self.pool.top if self.pool is not None else 0
+        for clause in self.clauses:
+            for lit in clause:
+                if abs(lit) > top:
+                    top = abs(lit)
+        return top
+
+    def size(self) -> dict[str, int]:
+        """Variables and clauses (CNF) or assertions (SMT), for reports and benchmarks."""
+        if self.kind == "cnf":
+            return {"variables": self.num_vars, "clauses": len(self.clauses)}
+        return {"terms": len(self.terms), "assertions": len(self.assertions)}
+
+    def names(self) -> dict[int, str]:
+        """Variable id -> readable puzzle meaning, for DIMACS comments and variable maps."""
+        if self.pool is None:
+            return {}
+        return {vid: meaning_to_str(obj) for obj, vid in self.pool.obj2id.items()}
+
+
+def meaning_to_str(obj: Any) -> str:
+    """Render a pool key like ``("water", 3, 7)`` as ``water(3,7)``."""
+    if isinstance(obj, tuple) and obj and isinstance(obj[0], str):
+        return f"{obj[0]}({','.join(str(x) for x in obj[1:])})"
+    return str(obj)

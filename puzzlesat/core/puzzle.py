@@ -1,0 +1,51 @@
+"""The interface every puzzle implements, so that the pipeline, CLI and cross-checks are written once.
+
+A puzzle is a small object whose methods are the arrows of the pipeline: ``parse`` (text -> instance),
+``encode`` (instance -> Encoding), ``decode`` (model -> solution), ``check`` (solution -> violations,
+written from the rules, never from the encoding), ``reference`` (a solver-free method) and ``generate``.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Protocol
+
+from .encoding import Encoding
+from .model import CnfModel, SmtModel
+
+
+class Solution(Protocol):
+    """What a decoder returns; puzzle-specific, comparable with ``==``."""
+
+    def render(self) -> str:
+        """Terminal text of the solution."""
+        ...
+
+    def answers(self) -> dict[str, Any]:
+        """The puzzle's answers as JSON-ready values."""
+        ...
+
+
+class Puzzle(ABC):
+    name: str
+    #: encoding kinds this puzzle offers, the first being the default
+    encodings: tuple[str, ...] = ("cnf", "smt")
+    #: True when a solution is expected to be unique, so ``solve`` proves (or refutes) uniqueness
+    claims_unique: bool = False
+
+    @abstractmethod
+    def parse(self, text: str, path: str) -> Any:
+        """Validate and build the instance; raise ``PuzzleFormatError`` naming line and column."""
+
+    @abstractmethod
+    def encode(self, instance: Any, kind: str, **options: Any) -> Encoding: ...
+
+    @abstractmethod
+    def decode(self, instance: Any, encoding: Encoding, model: CnfModel | SmtModel) -> Solution: ...
+
+    @abstractmethod
+    def check(self, instance: Any, solution: Solution) -> list[str]:
+        """Every broken rule, as readable sentences; empty when the solution is valid."""
+
+    @abstractmethod
+    def reference(self, instance: Any, limit: int) -> list[Solution]:
+        """Up to ``limit`` solutions found without any SAT/SMT solver."""

@@ -1,0 +1,24 @@
+"""The one Result type returned by every backend call."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .model import CnfModel, SmtModel
+
+
+class Status(str, Enum):
+    SAT = "SAT"
+    UNSAT = "UNSAT"
+    OPTIMAL = "OPTIMAL"
+    UNKNOWN = "UNKNOWN"
+
+
+@dataclass
+class Result:
+    """What one solver call said: status, model (when SAT) and the time it took."""
+
+    status: Status
+    model: CnfModel | SmtModel | None = None
+    backend: str = ""
+    solve_time: float = 0.0

@@ -1,0 +1,47 @@
+"""Aquarium (puzzle-aquarium.com): regions fill with water to one level; rows and columns are counted."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.encoding import Encoding
+from ...core.puzzle import Puzzle
+from . import check as _check
+from .instance import AquariumInstance, parse as _parse
+from .solution import AquariumSolution
+
+
+class Aquarium(Puzzle):
+    name = "aquarium"
+    encodings = ("cnf", "smt")
+    claims_unique = True
+
+    def parse(self, text: str, path: str) -> AquariumInstance:
+        return _parse(text, path)
+
+    def encode(self, instance: AquariumInstance, kind: str, **options: Any) -> Encoding:
+        if kind == "cnf":
+            from .cnf import encode_cnf
+            return encode_cnf(instance, **options)
+        from .smt import encode_smt
+        return encode_smt(instance)
+
+    def decode(self, instance: AquariumInstance, encoding: Encoding, model) -> AquariumSolution:
+        if encoding.kind == "cnf":
+            from .cnf import decode_cnf
+            return AquariumSolution(decode_cnf(instance, encoding, model))
+        from .smt import decode_smt
+        return AquariumSolution(decode_smt(instance, encoding, model))
+
+    def check(self, instance: AquariumInstance, solution: AquariumSolution) -> list[str]:
+        return _check.check(instance, solution)
+
+    def reference(self, instance: AquariumInstance, limit: int) -> list[AquariumSolution]:
+        from .reference import solve_reference
+        return solve_reference(instance, limit)
+
+    def generate(self, size: int, seed: int) -> str:
+        from .generate import generate
+        return generate(size, seed).task_string() + "\n"
+
+
+PUZZLE = Aquarium()

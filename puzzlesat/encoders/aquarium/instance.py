@@ -1,0 +1,87 @@
+"""The aquarium instance and the parser of puzzle-aquarium.com task strings.
+
+``C0_.._C(n-1)_R0_.._R(n-1);g0,g1,...`` : column counts, row counts, then a region id per cell in
+row-major order (see shared/instances/aquarium/FORMAT.md).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ...core.errors import PuzzleFormatError
+
+
+@dataclass(frozen=True)
+class AquariumInstance:
+    n: int
+    cols: tuple[int, ...]
+    rows: tuple[int, ...]
+    #: region id of every cell, ``regions[r][c]``
+    regions: tuple[tuple[int, ...], ...]
+    source: str = field(default="", compare=False)
+
+    @cached_property
+    def region_rows(self) -> dict[int, dict[int, list[int]]]:
+        """region id -> {row -> columns of that region in that row}, rows in increasing order."""
+        out: dict[int, dict[int, list[int]]] = {}
+        for r, line in enumerate(self.regions):
+            for c, region in enumerate(line):
+                out.setdefault(region, {}).setdefault(r, []).append(c)
+        return out
+
+    def task_string(self) -> str:
+        counts = "_".join(map(str, self.cols + self.rows))
+        return f"{counts};{','.join(str(g) for line in self.regions for g in line)}"
+
+
+_INT = re.compile(r"\d+")
+
+
+def _numbers(text: str, start: int, sep: str, what: str, path: str) -> list[int]:
+    """Split ``text`` on ``sep`` into non-negative ints, reporting the column of a bad token."""
+    values, col = [], start
+    for token in text.split(sep):
+        stripped = token.strip()
+        if not _INT.fullmatch(stripped):
+            shown = stripped if stripped else "(empty)"
+            raise PuzzleFormatError(path, 1, col + 1, f"{what} '{shown}' is not a non-negative integer")
+        values.append(int(stripped))
+        col += len(token) + 1
+    return values
+
+
+def parse(text: str, path: str) -> AquariumInstance:
+    lines = [line for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise PuzzleFormatError(path, None, None, "empty file: expected a task string 'C0_..._R(n-1);g0,g1,...'")
+    for number, extra in enumerate(lines[1:], 2):
+        if extra.strip():
+            raise PuzzleFormatError(path, number, 1, "unexpected second line: the task string is one line")
+    line = lines[0]
+    if ";" not in line:
+        raise PuzzleFormatError(path, 1, None, "no ';' between the counts and the region ids")
+    head, _, tail = line.partition(";")
+    counts = _numbers(head, 0, "_", "count", path)
+    regions = _numbers(tail, len(head) + 1, ",", "region id", path)
+    if len(counts) % 2:
+        raise PuzzleFormatError(path, 1, 1, f"{len(counts)} counts: expected 2n (n column counts, then n row counts)")
+    n = len(counts) // 2
+    if n == 0:
+        raise PuzzleFormatError(path, 1, 1, "no counts")
+    if len(regions) != n * n:
+        raise PuzzleFormatError(path, 1, len(head) + 2,
+                                f"{len(regions)} region ids for a {n}x{n} grid: expected {n * n}")
+    for index, value in enumerate(counts):
+        if value > n:
+            kind, which = ("column", index) if index < n else ("row", index - n)
+            raise PuzzleFormatError(path, 1, None, f"{kind} {which} count {value} exceeds the grid size {n}")
+    if 0 in regions:
+        raise PuzzleFormatError(path, 1, None, "region id 0: ids are positive integers")
+    cols, rows = tuple(counts[:n]), tuple(counts[n:])
+    if sum(cols) != sum(rows):
+        raise PuzzleFormatError(path, 1, 1, f"column counts sum to {sum(cols)} but row counts to {sum(rows)}")
+    grid = tuple(tuple(regions[r * n:(r + 1) * n]) for r in range(n))
+    return AquariumInstance(n, cols, rows, grid, source=path)

@@ -1,0 +1,24 @@
+"""An aquarium solution: which cells hold water."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class AquariumSolution:
+    #: ``water[r][c]`` is True for a water cell
+    water: tuple[tuple[bool, ...], ...]
+
+    @classmethod
+    def from_lines(cls, lines: list[str]) -> "AquariumSolution":
+        return cls(tuple(tuple(ch == "#" for ch in line) for line in lines))
+
+    def lines(self) -> list[str]:
+        return ["".join("#" if cell else "." for cell in row) for row in self.water]
+
+    def render(self) -> str:
+        return "\n".join(" ".join(line) for line in self.lines())
+
+    def answers(self) -> dict[str, Any]:
+        return {"grid": self.lines()}

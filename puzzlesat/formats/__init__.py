@@ -1,0 +1,1 @@
+"""Writers of standard solver formats and readers of solver output."""
