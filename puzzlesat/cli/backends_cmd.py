@@ -1,0 +1,43 @@
+"""``puzzlesat backends``: what solvers exist, what they can do, and whether they work here."""
+from __future__ import annotations
+
+import shutil
+
+import click
+
+from ..backends.base import DEFAULT_BACKEND, aliases, all_backends
+from ..backends.external import ExternalBackend
+from .options import echo_json, json_option
+
+#: DIMACS solver binaries worth probing for on the PATH (any other works as external:NAME too)
+KNOWN_BINARIES = ("cadical", "kissat", "cryptominisat5", "picosat", "glucose", "lingeling")
+
+
+@click.command("backends")
+@json_option
+def command(as_json: bool) -> None:
+    """List every backend with its capabilities and whether it is available here.
+
+    \b
+    Example:
+      puzzlesat backends --json
+    """
+    backends = all_backends() + [ExternalBackend(b) for b in KNOWN_BINARIES if shutil.which(b)]
+    short = {}
+    for name, full in aliases().items():
+        short.setdefault(full, []).append(name)
+    rows = []
+    for b in backends:
+        reason = b.unavailable_reason()
+        rows.append({"name": b.name, "available": reason is None, "capabilities": sorted(b.capabilities),
+                     "aliases": sorted(short.get(b.name, [])), "default": b.name == DEFAULT_BACKEND,
+                     "description": b.description, **({"reason": reason} if reason else {})})
+    if as_json:
+        echo_json(rows)
+        return
+    for row in rows:
+        state = "yes" if row["available"] else f"no ({row['reason']})"
+        extra = f"  aliases: {', '.join(row['aliases'])}" if row["aliases"] else ""
+        default = "  (default)" if row["default"] else ""
+        click.echo(f"{row['name']:<24} {','.join(row['capabilities']):<18} available: {state}{extra}{default}")
+    click.echo("Any DIMACS solver binary on the PATH works as external:BINARY.")

@@ -1,0 +1,47 @@
+"""``puzzlesat crosscheck``: several backends and the reference must agree, or the command fails."""
+from __future__ import annotations
+
+import click
+
+from ..crosscheck import crosscheck, default_backends
+from ..encoders import get_puzzle
+from ..solving import load
+from .options import (cardinality_option, common, echo_json, encoder_options, file_argument, format_seconds,
+                      json_option, puzzle_argument, timeout_option)
+
+
+@click.command("crosscheck")
+@common(puzzle_argument, file_argument)
+@click.option("--backends", default=None,
+              help="Comma-separated backend names (default: every available backend that fits).")
+@common(cardinality_option, timeout_option, json_option)
+def command(puzzle: str, file: str, backends: str | None, cardinality: str | None, timeout: float | None,
+            as_json: bool) -> None:
+    """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
+
+    Exits 1 and names the culprit on any disagreement, failed check or error.
+
+    \b
+    Example:
+      puzzlesat crosscheck aquarium instances/aquarium/pa-15x15-hard-1013539.txt --backends cadical,kissat,z3
+    """
+    spec = get_puzzle(puzzle)
+    instance = load(spec, file)
+    names = [b.strip() for b in backends.split(",") if b.strip()] if backends else default_backends(spec)
+    rows = crosscheck(spec, instance, names, timeout, encoder_options(cardinality))
+    culprits = [row for row in rows if not row.agrees]
+    if as_json:
+        echo_json({"puzzle": puzzle, "source": file, "agree": not culprits,
+                   "rows": [{"method": r.method, "status": r.status, "seconds": round(r.seconds, 6),
+                             "answers": r.answers, "agrees": r.agrees, "error": r.error} for r in rows]})
+    else:
+        width = max(len(r.method) for r in rows)
+        click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  agrees")
+        for r in rows:
+            mark = "yes" if r.agrees else f"NO {r.error}".rstrip()
+            click.echo(f"{r.method:<{width}}  {r.status:<7} {format_seconds(r.seconds):>10}  {mark}")
+        summary = f"{len(rows)} methods agree" if not culprits else \
+            "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
+        click.echo(summary)
+    if culprits:
+        raise SystemExit(1)

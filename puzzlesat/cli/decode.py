@@ -1,0 +1,55 @@
+"""``puzzlesat decode``: read an external solver's answer to an exported DIMACS, decode and check it."""
+from __future__ import annotations
+
+import click
+
+from ..core.errors import PuzzlesatError
+from ..core.files import read_text
+from ..core.model import CnfModel
+from ..core.result import Status
+from ..core.timing import Stopwatch
+from ..encoders import get_puzzle
+from ..formats.dimacs import parse_solver_output
+from ..solving import checked_solution, load
+from .options import cardinality_option, common, echo_json, encoder_options, file_argument, json_option, puzzle_argument
+
+
+@click.command("decode")
+@common(puzzle_argument, file_argument)
+@click.option("--model", "model_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="What the solver printed (SAT-competition format: 's ...' and 'v ... 0' lines).")
+@cardinality_option
+@json_option
+def command(puzzle: str, file: str, model_path: str, cardinality: str | None, as_json: bool) -> None:
+    """Decode a solver's model of the DIMACS exported from FILE (same options as the export).
+
+    \b
+    Example:
+      puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model cadical.out
+    """
+    spec = get_puzzle(puzzle)
+    watch = Stopwatch()
+    instance = load(spec, file, watch)
+    with watch.phase("encode"):
+        encoding = spec.encode(instance, "cnf", **encoder_options(cardinality))
+    status, literals = parse_solver_output(read_text(model_path), model_path)
+    payload = {"puzzle": puzzle, "source": file, "backend": f"decode:{model_path}", "encoding": "cnf",
+               "status": status.value, "answers": {}, "checked": False}
+    if status == Status.SAT:
+        bad = [lit for lit in literals if abs(lit) > encoding.num_vars]
+        if bad:
+            raise PuzzlesatError(f"{model_path}: literal {bad[0]} is beyond the encoding's "
+                                       f"{encoding.num_vars} variables: not a model of this export")
+        solution = checked_solution(spec, instance, encoding, CnfModel.from_literals(literals, encoding.num_vars),
+                                    model_path, watch)
+        payload.update(answers=solution.answers(), checked=True)
+    payload["times"] = {k: round(v, 6) for k, v in watch.times.items()}
+    if as_json:
+        echo_json(payload)
+    elif status == Status.SAT:
+        click.echo(solution.render())
+        click.echo("checked: yes (independent checker)")
+    else:
+        click.echo(f"the solver says {status.value}")
+    if status != Status.SAT:
+        raise SystemExit(1)

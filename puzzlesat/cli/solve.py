@@ -1,0 +1,46 @@
+"""``puzzlesat solve``: one instance, one backend, a checked solution."""
+from __future__ import annotations
+
+import click
+
+from ..core.timing import Stopwatch
+from ..encoders import get_puzzle
+from ..solving import load, solve
+from .options import (backend_option, cardinality_option, common, echo_json, encoder_options, encoding_option,
+                      file_argument, format_seconds, json_option, puzzle_argument, timeout_option)
+
+
+@click.command("solve")
+@common(puzzle_argument, file_argument, backend_option, encoding_option, cardinality_option, timeout_option,
+        json_option)
+def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality: str | None,
+            timeout: float | None, as_json: bool) -> None:
+    """Solve FILE, check the solution independently, and (aquarium) prove it unique.
+
+    \b
+    Example:
+      puzzlesat solve aquarium instances/aquarium/pa-10x10-hard-2865115.txt --backend z3 --encoding smt
+    """
+    spec = get_puzzle(puzzle)
+    watch = Stopwatch()
+    instance = load(spec, file, watch)
+    report = solve(spec, instance, backend, kind, timeout, watch, **encoder_options(cardinality))
+    if as_json:
+        echo_json(report.to_json())
+    else:
+        sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
+        click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})")
+        if report.solution is not None:
+            click.echo(report.solution.render())
+            extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique")}
+            for key, value in extra.items():
+                click.echo(f"{key}: {value}")
+            click.echo("checked: yes (independent checker)")
+            if "unique" in report.answers:
+                unique = report.answers["unique"]
+                click.echo("unique: " + {True: "yes (solver: no second solution, UNSAT)",
+                                         False: "no (the solver found a second solution)",
+                                         None: "unknown (second search gave no answer)"}[unique])
+        click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
+    if report.status != "SAT":
+        raise SystemExit(1)

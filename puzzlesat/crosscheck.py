@@ -1,0 +1,68 @@
+"""Cross-checking: the same instance through several backends, encodings and the reference method.
+
+Every solution passes the independent checker; the answers (uniqueness included) must agree exactly.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .backends import all_backends, get_backend
+from .core.errors import PuzzlesatError
+from .core.puzzle import Puzzle
+from .solving import solve
+
+
+@dataclass
+class Row:
+    method: str
+    status: str
+    seconds: float
+    answers: dict[str, Any] | None
+    error: str = ""
+    agrees: bool = False
+
+
+def default_backends(puzzle: Puzzle) -> list[str]:
+    """Every available named backend that can solve the puzzle's encodings."""
+    wanted = {"sat" if kind == "cnf" else "smt" for kind in puzzle.encodings}
+    return [b.name for b in all_backends()
+            if b.capabilities & wanted and b.unavailable_reason() is None]
+
+
+def reference_row(puzzle: Puzzle, instance: Any) -> Row:
+    start = time.perf_counter()
+    solutions = puzzle.reference(instance, 2 if puzzle.claims_unique else 1)
+    seconds = time.perf_counter() - start
+    if not solutions:
+        return Row("reference", "UNSAT", seconds, {})
+    problems = puzzle.check(instance, solutions[0])
+    if problems:
+        return Row("reference", "SAT", seconds, None, f"checker rejected: {problems[0]}")
+    answers = dict(solutions[0].answers())
+    if puzzle.claims_unique:
+        answers["unique"] = len(solutions) == 1
+    return Row("reference", "SAT", seconds, answers)
+
+
+def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
+               options: dict[str, Any]) -> list[Row]:
+    """Run every method; the reference comes first and is what the others must agree with."""
+    rows = [reference_row(puzzle, instance)]
+    for name in backends:
+        backend = get_backend(name)
+        for kind in puzzle.encodings:
+            if ("sat" if kind == "cnf" else "smt") not in backend.capabilities:
+                continue
+            start = time.perf_counter()
+            try:
+                report = solve(puzzle, instance, name, kind, timeout, **(options if kind == "cnf" else {}))
+                rows.append(Row(f"{backend.name} [{kind}]", report.status, time.perf_counter() - start,
+                                report.answers))
+            except PuzzlesatError as exc:
+                rows.append(Row(f"{backend.name} [{kind}]", "ERROR", time.perf_counter() - start, None, str(exc)))
+    expected = rows[0].answers
+    for row in rows:
+        row.agrees = row.answers is not None and not row.error and row.answers == expected
+    return rows

@@ -1,0 +1,105 @@
+"""The pipeline, written once for every puzzle: parse -> encode -> solve -> decode -> check.
+
+A solution is reported only after the independent checker accepted it; uniqueness is claimed only when
+the solver answered UNSAT with the first solution blocked.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .backends import get_backend
+from .core.errors import CheckFailed
+from .core.files import read_text
+from .core.puzzle import Puzzle, Solution
+from .core.result import Status
+from .core.timing import Stopwatch
+
+
+@dataclass
+class Report:
+    """Everything ``solve`` learned, in the shape ``--json`` prints."""
+
+    puzzle: str
+    source: str
+    backend: str
+    encoding: str
+    status: str
+    solution: Solution | None = None
+    answers: dict[str, Any] = field(default_factory=dict)
+    checked: bool = False
+    size: dict[str, int] = field(default_factory=dict)
+    times: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"puzzle": self.puzzle, "source": self.source, "backend": self.backend,
+                "encoding": self.encoding, "status": self.status, "answers": self.answers,
+                "checked": self.checked, "size": self.size,
+                "times": {k: round(v, 6) for k, v in self.times.items()}}
+
+
+def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None) -> Any:
+    """Read and parse one instance file (``-`` = stdin)."""
+    watch = watch or Stopwatch()
+    with watch.phase("parse"):
+        return puzzle.parse(read_text(path), path)
+
+
+class Deadline:
+    """What is left of one overall time limit, handed to each solver call in turn."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.end = None if seconds is None else time.perf_counter() + seconds
+
+    def left(self) -> float | None:
+        return None if self.end is None else max(0.001, self.end - time.perf_counter())
+
+
+def checked_solution(puzzle: Puzzle, instance: Any, encoding, model, backend: str, watch: Stopwatch) -> Solution:
+    """Decode a model and run the independent checker; a violation means a wrong backend or encoding."""
+    with watch.phase("decode"):
+        solution = puzzle.decode(instance, encoding, model)
+    with watch.phase("check"):
+        problems = puzzle.check(instance, solution)
+    if problems:
+        raise CheckFailed(f"{backend} returned a solution that breaks the rules: {problems[0]}")
+    return solution
+
+
+def solve(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None = None,
+          timeout: float | None = None, watch: Stopwatch | None = None, **options: Any) -> Report:
+    """Solve one instance; for puzzles whose solutions should be unique, also prove or refute it."""
+    watch = watch or Stopwatch()
+    kind = kind or puzzle.encodings[0]
+    backend = get_backend(backend_name)
+    backend.require("sat" if kind == "cnf" else "smt")
+    if puzzle.claims_unique:
+        backend.require("enumerate")
+    deadline = Deadline(timeout)
+    with watch.phase("encode"):
+        encoding = puzzle.encode(instance, kind, **options)
+    report = Report(puzzle.name, getattr(instance, "source", ""), backend.name, kind, "UNKNOWN",
+                    size=encoding.size(), times=watch.times)
+    with watch.phase("solve"):
+        session = backend.open(encoding)
+    try:
+        with watch.phase("solve"):
+            first = session.solve(deadline.left())
+        report.status = first.status.value
+        if first.status != Status.SAT:
+            return report
+        report.solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
+        report.checked = True
+        report.answers = dict(report.solution.answers())
+        if puzzle.claims_unique:
+            with watch.phase("solve"):
+                session.block(first.model)
+                second = session.solve(deadline.left())
+            if second.status == Status.SAT:
+                checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
+            report.answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
+    finally:
+        session.close()
+    return report
