@@ -97,9 +97,9 @@ def _register_all() -> None:
             continue
         canonical = _canonical(attr, names)
         register(f"pysat:{canonical}", lambda name=canonical: PysatBackend(name))
+        alias(canonical, f"pysat:{canonical}")  # a bare PySAT name works too: --backend glucose3
     for short, full in {"cadical": "cadical195", "kissat": "kissat404", "glucose": "glucose4",
-                        "minisat": "minisat22", "lingeling": "lingeling", "maplechrono": "maplechrono",
-                        "cryptominisat": "cryptominisat"}.items():
+                        "minisat": "minisat22"}.items():
         alias(short, f"pysat:{full}")
 
 

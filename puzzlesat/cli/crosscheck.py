@@ -6,7 +6,7 @@ import click
 from ..crosscheck import crosscheck, default_backends
 from ..encoders import get_puzzle
 from ..solving import load
-from .options import (cardinality_option, common, echo_json, encoder_options, file_argument, format_seconds,
+from .options import (cnf_options, common, echo_json, encoder_options, file_argument, format_seconds,
                       json_option, puzzle_argument, timeout_option)
 
 
@@ -14,8 +14,8 @@ from .options import (cardinality_option, common, echo_json, encoder_options, fi
 @common(puzzle_argument, file_argument)
 @click.option("--backends", default=None,
               help="Comma-separated backend names (default: every available backend that fits).")
-@common(cardinality_option, timeout_option, json_option)
-def command(puzzle: str, file: str, backends: str | None, cardinality: str | None, timeout: float | None,
+@common(cnf_options, timeout_option, json_option)
+def command(puzzle: str, file: str, backends: str | None, cardinality: str | None, pb: str | None, timeout: float | None,
             as_json: bool) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
 
@@ -28,7 +28,7 @@ def command(puzzle: str, file: str, backends: str | None, cardinality: str | Non
     spec = get_puzzle(puzzle)
     instance = load(spec, file)
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else default_backends(spec)
-    rows = crosscheck(spec, instance, names, timeout, encoder_options(cardinality))
+    rows = crosscheck(spec, instance, names, timeout, encoder_options(cardinality, pb))
     culprits = [row for row in rows if not row.agrees]
     if as_json:
         echo_json({"puzzle": puzzle, "source": file, "agree": not culprits,

@@ -11,16 +11,16 @@ from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..formats.dimacs import parse_solver_output
 from ..solving import checked_solution, load
-from .options import cardinality_option, common, echo_json, encoder_options, file_argument, json_option, puzzle_argument
+from .options import cnf_options, common, echo_json, encoder_options, file_argument, json_option, puzzle_argument
 
 
 @click.command("decode")
 @common(puzzle_argument, file_argument)
 @click.option("--model", "model_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="What the solver printed (SAT-competition format: 's ...' and 'v ... 0' lines).")
-@cardinality_option
+@cnf_options
 @json_option
-def command(puzzle: str, file: str, model_path: str, cardinality: str | None, as_json: bool) -> None:
+def command(puzzle: str, file: str, model_path: str, cardinality: str | None, pb: str | None, as_json: bool) -> None:
     """Decode a solver's model of the DIMACS exported from FILE (same options as the export).
 
     \b
@@ -31,7 +31,7 @@ def command(puzzle: str, file: str, model_path: str, cardinality: str | None, as
     watch = Stopwatch()
     instance = load(spec, file, watch)
     with watch.phase("encode"):
-        encoding = spec.encode(instance, "cnf", **encoder_options(cardinality))
+        encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
     status, literals = parse_solver_output(read_text(model_path), model_path)
     payload = {"puzzle": puzzle, "source": file, "backend": f"decode:{model_path}", "encoding": "cnf",
                "status": status.value, "answers": {}, "checked": False}

@@ -8,7 +8,7 @@ from ..encoders import get_puzzle
 from ..formats.dimacs import to_dimacs, variable_map_json
 from ..formats.smt2 import to_smt2
 from ..solving import load
-from .options import cardinality_option, common, encoder_options, file_argument, puzzle_argument
+from .options import cnf_options, common, encoder_options, file_argument, puzzle_argument
 
 
 @click.command("export")
@@ -16,8 +16,8 @@ from .options import cardinality_option, common, encoder_options, file_argument,
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="Output file ('-' for stdout). DIMACS also writes OUT.vars.json beside it.")
 @click.option("--format", "fmt", type=click.Choice(["dimacs", "smt2"]), default="dimacs", show_default=True)
-@cardinality_option
-def command(puzzle: str, file: str, output: str, fmt: str, cardinality: str | None) -> None:
+@cnf_options
+def command(puzzle: str, file: str, output: str, fmt: str, cardinality: str | None, pb: str | None) -> None:
     """Write the encoding of FILE for an external solver.
 
     \b
@@ -29,7 +29,7 @@ def command(puzzle: str, file: str, output: str, fmt: str, cardinality: str | No
     instance = load(spec, file)
     title = f"puzzlesat {puzzle} {file}"
     if fmt == "dimacs":
-        encoding = spec.encode(instance, "cnf", **encoder_options(cardinality))
+        encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
         text = to_dimacs(encoding, title)
         if output != "-":
             write_text_atomic(output + ".vars.json", variable_map_json(encoding, puzzle, file))

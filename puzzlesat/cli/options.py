@@ -21,13 +21,24 @@ timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 cardinality_option = click.option("--cardinality", default=None,
                                   type=click.Choice(["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk",
-                                                     "mtotalizer", "kmtotalizer", "ladder"]),
+                                                     "mtotalizer", "kmtotalizer"]),
                                   help="pysat.card encoding of the CNF's cardinality constraints.")
 
 
-def encoder_options(cardinality: str | None) -> dict[str, Any]:
+pb_option = click.option("--pb", default=None,
+                         type=click.Choice(["bdd", "binmerge", "seqcounter", "sortnetwrk", "totalizer", "adder", "best"]),
+                         help="pysat.pb encoding of the CNF's weighted (pseudo-Boolean) constraints.")
+
+
+def encoder_options(cardinality: str | None, pb: str | None = None) -> dict[str, Any]:
     """Only the options the user set, so each encoder keeps its own measured defaults."""
-    return {"cardinality": cardinality} if cardinality else {}
+    chosen = {"cardinality": cardinality, "pb": pb}
+    return {key: value for key, value in chosen.items() if value}
+
+
+def cnf_options(fn: Callable) -> Callable:
+    """``--cardinality`` and ``--pb``: how the CNF encodes counting constraints (export/decode must match)."""
+    return cardinality_option(pb_option(fn))
 
 
 def common(*decorators: Callable) -> Callable:

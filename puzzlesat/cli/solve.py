@@ -6,14 +6,14 @@ import click
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..solving import load, solve
-from .options import (backend_option, cardinality_option, common, echo_json, encoder_options, encoding_option,
+from .options import (backend_option, cnf_options, common, echo_json, encoder_options, encoding_option,
                       file_argument, format_seconds, json_option, puzzle_argument, timeout_option)
 
 
 @click.command("solve")
-@common(puzzle_argument, file_argument, backend_option, encoding_option, cardinality_option, timeout_option,
+@common(puzzle_argument, file_argument, backend_option, encoding_option, cnf_options, timeout_option,
         json_option)
-def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality: str | None,
+def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality: str | None, pb: str | None,
             timeout: float | None, as_json: bool) -> None:
     """Solve FILE, check the solution independently, and (aquarium) prove it unique.
 
@@ -24,7 +24,7 @@ def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality:
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     instance = load(spec, file, watch)
-    report = solve(spec, instance, backend, kind, timeout, watch, **encoder_options(cardinality))
+    report = solve(spec, instance, backend, kind, timeout, watch, **encoder_options(cardinality, pb))
     if as_json:
         echo_json(report.to_json())
     else:

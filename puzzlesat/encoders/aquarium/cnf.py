@@ -9,6 +9,8 @@ row, so wide regions weigh their width. The solution is defined by the ``fill`` 
 from __future__ import annotations
 
 from pysat.card import CardEnc, EncType
+from pysat.pb import EncType as PBType
+from pysat.pb import PBEnc
 from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
@@ -16,16 +18,17 @@ from .instance import AquariumInstance
 
 #: chosen by measurement (bench/aquarium_cardinality.py, BENCHMARKS.md)
 DEFAULT_CARDINALITY = "seqcounter"
-CARDINALITY_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer",
-                         "kmtotalizer", "ladder")
+CARDINALITY_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
+DEFAULT_PB = "bdd"
+PB_ENCODINGS = ("bdd", "binmerge", "seqcounter", "sortnetwrk", "totalizer", "adder", "best")
 
 
 def fill_var(pool: IDPool, region: int, row: int) -> int:
     return pool.id(("fill", region, row))
 
 
-def encode_cnf(instance: AquariumInstance, cardinality: str = DEFAULT_CARDINALITY) -> Encoding:
-    card = getattr(EncType, cardinality)
+def encode_cnf(instance: AquariumInstance, cardinality: str = DEFAULT_CARDINALITY, pb: str = DEFAULT_PB) -> Encoding:
+    card, pb_type = getattr(EncType, cardinality), getattr(PBType, pb)
     pool = IDPool()
     clauses: list[list[int]] = []
     show: list[int] = []
@@ -40,12 +43,16 @@ def encode_cnf(instance: AquariumInstance, cardinality: str = DEFAULT_CARDINALIT
             previous = var
     regions, n = instance.regions, instance.n
     for r in range(n):
-        lits = [fill[regions[r][c], r] for c in range(n)]
-        clauses.extend(CardEnc.equals(lits, bound=instance.rows[r], vpool=pool, encoding=card).clauses)
+        widths: dict[int, int] = {}
+        for region in regions[r]:
+            widths[region] = widths.get(region, 0) + 1
+        lits = [fill[region, r] for region in widths]
+        clauses.extend(PBEnc.equals(lits=lits, weights=list(widths.values()), bound=instance.rows[r], vpool=pool,
+                                    encoding=pb_type).clauses)
     for c in range(n):
         lits = [fill[regions[r][c], r] for r in range(n)]
         clauses.extend(CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses)
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, info={"cardinality": cardinality})
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show, info={"cardinality": cardinality, "pb": pb})
 
 
 def decode_cnf(instance: AquariumInstance, encoding: Encoding, model) -> tuple[tuple[bool, ...], ...]:

@@ -72,6 +72,17 @@ def _propagate(lines: list[_Line], domains: list[list[int]]) -> bool:
     return True
 
 
+def propagated_levels(instance: AquariumInstance) -> dict[int, list[int]] | None:
+    """Region id -> the levels left after propagation alone (no search); None if it proves no solution.
+    A puzzle whose every domain ends with one level is solvable by line reasoning, as people solve it."""
+    ids = list(instance.region_rows)
+    options = [list(rows) + [max(rows) + 1] for rows in instance.region_rows.values()]
+    domains = [list(o) for o in options]
+    if not _propagate(_lines(instance, options, ids), domains):
+        return None
+    return dict(zip(ids, domains))
+
+
 def solve_reference(instance: AquariumInstance, limit: int = 2) -> list[AquariumSolution]:
     """Up to ``limit`` distinct solutions, found by propagation and backtracking."""
     ids = list(instance.region_rows)

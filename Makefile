@@ -1,0 +1,35 @@
+# Quick start: `make demo` (main job on bundled instances) and `make test` (whole test suite).
+# Both create .venv with Python 3.11+ and install the project into it; nothing else is needed,
+# except the DIMACS solver binaries the round-trip tests use (`make solvers`, apt-get, as root).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test solvers bench clean
+
+$(BIN)/puzzlesat: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+demo: $(BIN)/puzzlesat
+	$(BIN)/puzzlesat backends
+	@for f in instances/aquarium/pa-6x6-easy-681742.txt instances/aquarium/pa-15x15-hard-1013539.txt; do \
+		echo; echo "== $$f"; \
+		$(BIN)/puzzlesat solve aquarium $$f || exit 1; \
+		$(BIN)/puzzlesat crosscheck aquarium $$f --backends cadical,kissat,glucose,minisat,z3 || exit 1; \
+	done
+
+solvers:
+	@command -v cadical >/dev/null && command -v picosat >/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq cadical picosat >/dev/null; }
+
+test: $(BIN)/puzzlesat solvers
+	$(BIN)/python -m pytest -q -n 2 tests
+
+bench: $(BIN)/puzzlesat
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,75 @@
+"""Every registered backend on small formulas with known answers: SAT, UNSAT, enumeration, timeouts."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from pysat.examples.genhard import PHP
+
+from puzzlesat.backends import all_backends, get_backend
+from puzzlesat.core.encoding import Encoding
+from puzzlesat.core.errors import BackendError, SolverTimeout
+from puzzlesat.core.result import Status
+
+CNF_BACKENDS = [b.name for b in all_backends() if "sat" in b.capabilities and b.unavailable_reason() is None]
+EXTERNAL = [f"external:{b}" for b in ("cadical", "picosat") if shutil.which(b)]
+
+
+def _count_models(name: str, clauses: list[list[int]], show: list[int]) -> int:
+    encoding = Encoding("cnf", clauses=clauses, show=show)
+    count = 0
+    with get_backend(name).open(encoding) as session:
+        while True:
+            result = session.solve()
+            if result.status != Status.SAT:
+                return count
+            count += 1
+            session.block(result.model)
+
+
+@pytest.mark.parametrize("name", CNF_BACKENDS + EXTERNAL)
+def test_enumerates_exactly_the_models(name):
+    # x1 xor x2, x3 free: 4 models on {1,2,3}; projected on {1,2}: 2
+    clauses = [[1, 2], [-1, -2], [3, -3]]
+    assert _count_models(name, clauses, [1, 2, 3]) == 4
+    assert _count_models(name, clauses, [1, 2]) == 2
+
+
+@pytest.mark.parametrize("name", CNF_BACKENDS + EXTERNAL)
+def test_unsat(name):
+    with get_backend(name).open(Encoding("cnf", clauses=[[1], [-1, 2], [-2]])) as session:
+        assert session.solve().status == Status.UNSAT
+
+
+@pytest.mark.parametrize("name", ["pysat:cadical195", "pysat:kissat404", "pysat:lingeling", "z3"] + EXTERNAL[:1])
+def test_timeout_is_enforced(name):
+    hard = Encoding("cnf", clauses=PHP(12).clauses)
+    with get_backend(name).open(hard) as session:
+        with pytest.raises(SolverTimeout):
+            session.solve(timeout=0.3)
+
+
+def test_aliases_and_unknown_names():
+    assert get_backend("cadical").name == "pysat:cadical195"
+    assert get_backend("kissat").name == "pysat:kissat404"
+    assert get_backend("glucose").name == "pysat:glucose4"
+    assert get_backend("minisat").name == "pysat:minisat22"
+    with pytest.raises(BackendError, match="unknown backend 'nosuch'"):
+        get_backend("nosuch")
+
+
+def test_missing_binary_and_missing_capability():
+    with pytest.raises(BackendError, match="not on the PATH"):
+        get_backend("external:no-such-solver-binary").open(Encoding("cnf", clauses=[[1]]))
+    with pytest.raises(BackendError, match="cannot do 'smt'"):
+        get_backend("cadical").require("smt")
+
+
+def test_external_solver_printing_garbage(tmp_path, monkeypatch):
+    script = tmp_path / "garbage-solver"
+    script.write_text("#!/bin/sh\necho hello\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    with get_backend("external:garbage-solver").open(Encoding("cnf", clauses=[[1]])) as session:
+        with pytest.raises(BackendError, match="not SAT-competition output"):
+            session.solve()

@@ -1,0 +1,137 @@
+"""The command line: output shapes, the export -> external solver -> decode round trip, bad input."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from .conftest import INSTANCES
+
+SMALL = str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")
+HARD = str(INSTANCES / "aquarium" / "pa-15x15-hard-1013539.txt")
+
+
+def test_solve_json_shape(run_cli):
+    code, out, _ = run_cli("solve", "aquarium", HARD, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"puzzle", "backend", "status", "answers", "checked", "times"} <= set(data)
+    assert data["status"] == "SAT" and data["checked"] is True and data["answers"]["unique"] is True
+    assert set(data["times"]) == {"parse", "encode", "solve", "decode", "check"}
+    assert data["answers"]["grid"] == (INSTANCES / "aquarium" / "pa-15x15-hard-1013539.solution").read_text().split()
+
+
+def test_solve_text_and_stdin(run_cli):
+    code, out, _ = run_cli("solve", "aquarium", "-", input=open(SMALL).read())
+    assert code == 0 and "unique: yes" in out and ". . # # # #" in out
+
+
+@pytest.mark.parametrize("binary", [b for b in ("cadical", "picosat") if shutil.which(b)])
+def test_export_external_decode_round_trip(run_cli, tmp_path, binary):
+    cnf = tmp_path / "a.cnf"
+    code, _, _ = run_cli("export", "aquarium", HARD, "-o", str(cnf))
+    assert code == 0
+    varmap = json.loads((tmp_path / "a.cnf.vars.json").read_text())
+    assert varmap["variables"]["1"].startswith("fill(")
+    assert "c var 1 fill(" in cnf.read_text()
+    out = subprocess.run([binary, str(cnf)], capture_output=True, text=True).stdout
+    (tmp_path / "a.out").write_text(out)
+    code, stdout, _ = run_cli("decode", "aquarium", HARD, "--model", str(tmp_path / "a.out"), "--json")
+    assert code == 0
+    data = json.loads(stdout)
+    assert data["checked"] is True
+    assert data["answers"]["grid"] == (INSTANCES / "aquarium" / "pa-15x15-hard-1013539.solution").read_text().split()
+
+
+def test_export_smt2_is_readable_by_z3(run_cli, tmp_path):
+    import z3
+
+    out = tmp_path / "a.smt2"
+    assert run_cli("export", "aquarium", SMALL, "-o", str(out), "--format", "smt2")[0] == 0
+    solver = z3.Solver()
+    solver.from_string(out.read_text())
+    assert solver.check() == z3.sat
+
+
+def test_crosscheck_agrees(run_cli):
+    code, out, _ = run_cli("crosscheck", "aquarium", SMALL, "--backends", "cadical,kissat,z3,glucose3")
+    assert code == 0 and "6 methods agree" in out  # reference, 3 PySAT, z3 on cnf and on smt
+
+
+def test_backends_json(run_cli):
+    code, out, _ = run_cli("backends", "--json")
+    rows = json.loads(out)
+    names = {r["name"]: r for r in rows}
+    for required in ("pysat:cadical195", "pysat:cadical153", "pysat:kissat404", "pysat:glucose4", "pysat:glucose3",
+                     "pysat:minisat22", "pysat:maplechrono", "pysat:lingeling", "pysat:cryptominisat", "z3"):
+        assert names[required]["available"] is True, required
+    assert "smt" in names["z3"]["capabilities"]
+
+
+def test_generate_writes_a_unique_puzzle(run_cli, tmp_path):
+    out = tmp_path / "g.txt"
+    assert run_cli("generate", "aquarium", "--size", "7", "--seed", "3", "-o", str(out))[0] == 0
+    code, stdout, _ = run_cli("solve", "aquarium", str(out), "--json")
+    assert code == 0 and json.loads(stdout)["answers"]["unique"] is True
+
+
+BAD_INPUTS = {
+    "odd-counts.txt": ("1_2_3;1,1,1,1", "3 counts: expected 2n"),
+    "not-a-number.txt": ("1_x_1_1;1,1,1,1", ":1:3: count 'x' is not a non-negative integer"),
+    "short-regions.txt": ("1_1_1_1;1,2,3", "3 region ids for a 2x2 grid: expected 4"),
+    "bad-region.txt": ("1_1_1_1;1,2,a,4", "region id 'a' is not"),
+    "no-semicolon.txt": ("1_1_1_1", "no ';'"),
+    "too-big.txt": ("3_1_1_1;1,2,3,4", "column 0 count 3 exceeds the grid size 2"),
+    "empty.txt": ("", "empty file"),
+    "two-lines.txt": ("1_1_1_1;1,2,3,4\nmore", ":2:1: unexpected second line"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_gives_one_line_error(run_cli, tmp_path, name):
+    text, message = BAD_INPUTS[name]
+    path = tmp_path / name
+    path.write_text(text)
+    code, out, err = run_cli("solve", "aquarium", str(path))
+    assert code == 2
+    assert err.count("\n") == 1 and message in err and str(path) in err
+    assert "Traceback" not in out + err
+
+
+def test_missing_file_unknown_backend_missing_binary_timeout(run_cli, tmp_path):
+    code, _, err = run_cli("solve", "aquarium", str(tmp_path / "nope.txt"))
+    assert code == 2 and "no such file" in err
+    code, _, err = run_cli("solve", "aquarium", SMALL, "--backend", "nosuch")
+    assert code == 2 and "unknown backend 'nosuch'" in err
+    code, _, err = run_cli("solve", "aquarium", SMALL, "--backend", "external:no-such-binary")
+    assert code == 2 and "not on the PATH" in err
+    big = tmp_path / "big.txt"
+    assert run_cli("generate", "aquarium", "--size", "30", "--seed", "2", "-o", str(big))[0] == 0
+    code, _, err = run_cli("solve", "aquarium", str(big), "--timeout", "0.0001")
+    assert code == 2 and "time limit" in err and err.count("\n") == 1
+
+
+def test_failed_export_leaves_no_file(run_cli, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1_1_1;1")
+    out = tmp_path / "out.cnf"
+    code, _, err = run_cli("export", "aquarium", str(bad), "-o", str(out))
+    assert code == 2 and not out.exists() and list(tmp_path.iterdir()) == [bad]
+
+
+def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
+    from puzzlesat.core import files
+
+    target = tmp_path / "out.txt"
+    original = files.os.replace
+
+    def boom(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files.os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_text_atomic(str(target), "x" * 1000)
+    monkeypatch.setattr(files.os, "replace", original)
+    assert list(tmp_path.iterdir()) == []
