@@ -1,0 +1,152 @@
+"""Aquarium benchmarks: writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
+
+Every figure is a median over repeats; ratios are against the solver-free reference measured in the
+same run. Encode and solve (first solution + uniqueness proof) are timed separately, and the whole
+`puzzlesat solve` process is timed from outside, import time included.
+"""
+from __future__ import annotations
+
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from puzzlesat.core.timing import Stopwatch  # noqa: E402
+from puzzlesat.encoders import get_puzzle  # noqa: E402
+from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS  # noqa: E402
+from puzzlesat.solving import load, solve  # noqa: E402
+
+AQUARIUM = get_puzzle("aquarium")
+OUT = ROOT / "bench" / "out"
+REPEAT = 5
+
+
+def median_of(fn, repeat: int = REPEAT) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def phases(instance, backend="cadical", kind="cnf", repeat=REPEAT, **options) -> dict[str, float]:
+    """Median encode and solve (incl. uniqueness) times of the in-process pipeline."""
+    encode, solve_t = [], []
+    for _ in range(repeat):
+        watch = Stopwatch()
+        report = solve(AQUARIUM, instance, backend, kind, None, watch, **options)
+        assert report.checked and report.answers["unique"] is True
+        encode.append(watch.times["encode"])
+        solve_t.append(watch.times["solve"])
+    return {"encode": statistics.median(encode), "solve": statistics.median(solve_t)}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+def instances_table(lines: list[str]) -> None:
+    files = sorted((ROOT / "instances" / "aquarium").glob("pa-15x15-*.txt")) + \
+        sorted((ROOT / "instances" / "aquarium").glob("ext-*15x15*.txt"))
+    lines += ["## Bundled 15x15 instances (default backend pysat:cadical195, CNF)", "",
+              "| instance | encode ms | solve+unique ms | total ms | reference ms | reference / total |",
+              "|---|---:|---:|---:|---:|---:|"]
+    totals, encodes, solves, refs = [], [], [], []
+    for path in files:
+        instance = load(AQUARIUM, str(path))
+        p = phases(instance)
+        ref = median_of(lambda: AQUARIUM.reference(instance, 2), 3)
+        total = p["encode"] + p["solve"]
+        totals.append(total), encodes.append(p["encode"]), solves.append(p["solve"]), refs.append(ref)
+        lines.append(f"| {path.stem} | {ms(p['encode'])} | {ms(p['solve'])} | {ms(total)} | {ms(ref)} | {ref / total:.1f}x |")
+    lines += ["", f"Medians over the {len(files)} instances: encode {ms(statistics.median(encodes))} ms, "
+              f"solve+unique {ms(statistics.median(solves))} ms, reference {ms(statistics.median(refs))} ms "
+              f"(targets: encode <= 10 ms, solve+unique <= 10 ms).", ""]
+
+
+def process_table(lines: list[str]) -> None:
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    lines += ["## Whole process `puzzlesat solve aquarium FILE` (wall, import included; target <= 0.4 s)", "",
+              "| instance | median s |", "|---|---:|"]
+    for name in ("pa-15x15-hard-1013539", "pa-15x15-hard-2243092", "ext-newtomsoft-15x15"):
+        path = str(ROOT / "instances" / "aquarium" / f"{name}.txt")
+        wall = median_of(lambda: subprocess.run([exe, "solve", "aquarium", path], check=True, capture_output=True))
+        lines.append(f"| {name} | {wall:.3f} |")
+    lines.append("")
+
+
+def generated(size: int, seed: int) -> Path:
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"aquarium-{size}-{seed}.txt"
+    if not path.exists():
+        path.write_text(AQUARIUM.generate(size, seed))
+    return path
+
+
+def generated_table(lines: list[str]) -> None:
+    lines += ["## Generated puzzles (default backend; targets: 50x50 <= 0.5 s, 100x100 <= 5 s solved and proven unique)", "",
+              "| size | seed | regions | generate s | encode s | solve+unique s | encode+solve s |",
+              "|---:|---:|---:|---:|---:|---:|---:|"]
+    for size, seeds, repeat in ((30, (1, 2, 3), 5), (50, (1, 2, 3), 3), (100, (1, 2), 3)):
+        for seed in seeds:
+            start = time.perf_counter()
+            path = generated(size, seed)
+            gen = time.perf_counter() - start
+            instance = load(AQUARIUM, str(path))
+            p = phases(instance, repeat=repeat)
+            lines.append(f"| {size} | {seed} | {len(instance.region_rows)} | {gen:.2f} | {p['encode']:.3f} | "
+                         f"{p['solve']:.3f} | {p['encode'] + p['solve']:.3f} |")
+    lines += ["", "(generate time is 0.00 when the puzzle was cached in bench/out from an earlier run.)", ""]
+
+
+def encodings_table(lines: list[str]) -> None:
+    files = sorted((ROOT / "instances" / "aquarium").glob("*15x15-hard*.txt"))
+    big = [load(AQUARIUM, str(generated(50, s))) for s in (1, 2)]
+    small = [load(AQUARIUM, str(f)) for f in files]
+    lines += ["## Counting constraints: columns (`--cardinality`) x rows (`--pb`)", "",
+              "Sum over the 15x15 hard instances and over two generated 50x50, median of 3 runs, encode+solve+unique.", "",
+              "| columns | rows | 15x15 hard s | 50x50 s |", "|---|---|---:|---:|"]
+    combos = [(c, "bdd") for c in CARDINALITY_ENCODINGS] + [("seqcounter", p) for p in PB_ENCODINGS if p != "bdd"]
+    for card, pb in combos:
+        def run(group):
+            return lambda: [solve(AQUARIUM, i, "cadical", cardinality=card, pb=pb) for i in group]
+        lines.append(f"| {card} | {pb} | {median_of(run(small), 3):.3f} | {median_of(run(big), 3):.3f} |")
+    lines.append("")
+
+
+def backends_table(lines: list[str]) -> None:
+    path = ROOT / "instances" / "aquarium" / "pa-15x15-hard-2243092.txt"
+    instance = load(AQUARIUM, str(path))
+    ref = median_of(lambda: AQUARIUM.reference(instance, 2), 3)
+    lines += [f"## Backends on {path.stem} (encode + solve + uniqueness, median of {REPEAT})", "",
+              "| backend | encoding | seconds | reference / this |", "|---|---|---:|---:|",
+              f"| reference (no solver) | - | {ref:.4f} | 1.0x |"]
+    for backend, kind in (("pysat:cadical195", "cnf"), ("pysat:kissat404", "cnf"), ("pysat:glucose4", "cnf"),
+                          ("pysat:minisat22", "cnf"), ("pysat:maplechrono", "cnf"), ("pysat:lingeling", "cnf"),
+                          ("pysat:cryptominisat", "cnf"), ("z3", "cnf"), ("z3", "smt"), ("external:cadical", "cnf")):
+        seconds = median_of(lambda: solve(AQUARIUM, instance, backend, kind))
+        lines.append(f"| {backend} | {kind} | {seconds:.4f} | {ref / seconds:.1f}x |")
+    lines.append("")
+
+
+def main() -> None:
+    lines = ["# Benchmarks", "",
+             f"Written by `make bench` (bench/run.py) on {platform.machine()}, {platform.python_version()}, "
+             f"{time.strftime('%Y-%m-%d')}. Medians; ratios against the solver-free reference of the same run.", ""]
+    for table in (instances_table, process_table, generated_table, encodings_table, backends_table):
+        table(lines)
+        print(f"done: {table.__name__}", flush=True)
+    notes = ROOT / "bench" / "NOTES.md"
+    if notes.exists():
+        lines += [notes.read_text()]
+    (ROOT / "BENCHMARKS.md").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
