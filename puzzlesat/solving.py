@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .backends import get_backend
 from .core.errors import CheckFailed
@@ -103,3 +103,35 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None = N
     finally:
         session.close()
     return report
+
+
+def count(puzzle: Puzzle, instance: Any, backend_name: str, timeout: float | None = None,
+          watch: Stopwatch | None = None, on_solution: Callable[[Solution], None] | None = None,
+          **options: Any) -> int:
+    """Count solutions by enumeration: solve, check, block on the encoding's ``show`` set, repeat until
+    UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact."""
+    watch = watch or Stopwatch()
+    backend = get_backend(backend_name)
+    backend.require("enumerate")
+    deadline = Deadline(timeout)
+    with watch.phase("encode"):
+        encoding = puzzle.encode(instance, "cnf", **options)
+    found = 0
+    with watch.phase("solve"):
+        session = backend.open(encoding)
+    try:
+        while True:
+            with watch.phase("solve"):
+                result = session.solve(deadline.left())
+            if result.status == Status.UNSAT:
+                return found
+            if result.status != Status.SAT:
+                raise CheckFailed(f"{backend.name} gave no answer ({result.status.value}) after {found} solutions")
+            solution = checked_solution(puzzle, instance, encoding, result.model, backend.name, watch)
+            found += 1
+            if on_solution is not None:
+                on_solution(solution)
+            with watch.phase("solve"):
+                session.block(result.model)
+    finally:
+        session.close()

@@ -6,7 +6,7 @@ import importlib
 from ..core.errors import PuzzlesatError
 from ..core.puzzle import Puzzle
 
-PUZZLES = ("aquarium",)
+PUZZLES = ("aquarium", "jigsaw")
 
 
 def get_puzzle(name: str) -> Puzzle:

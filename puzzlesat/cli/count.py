@@ -1,0 +1,49 @@
+"""``puzzlesat count``: every solution, found by enumeration with blocking clauses, each one checked."""
+from __future__ import annotations
+
+import click
+
+from ..core.errors import PuzzlesatError
+from ..core.timing import Stopwatch
+from ..encoders import get_puzzle
+from ..solving import count, load
+from .options import (backend_option, cnf_options, common, echo_json, encoder_options, file_argument, format_seconds,
+                      json_option, puzzle_argument, timeout_option)
+
+
+@click.command("count")
+@common(puzzle_argument, file_argument, backend_option, cnf_options, timeout_option, json_option)
+@click.option("--list", "list_all", is_flag=True, help="Print every solution.")
+def command(puzzle: str, file: str, backend: str, cardinality: str | None, pb: str | None, timeout: float | None,
+            as_json: bool, list_all: bool) -> None:
+    """Count all solutions of FILE, and the count up to the whole grid's symmetries.
+
+    \b
+    Example:
+      puzzlesat count jig instances/jig/matt5x5.jig --list
+    """
+    spec = get_puzzle(puzzle)
+    labels = getattr(spec, "count_labels", None)
+    if labels is None:
+        raise PuzzlesatError(f"'count' is not available for {puzzle} yet")
+    watch = Stopwatch()
+    instance = load(spec, file, watch)
+    listed: list = []
+    options = encoder_options(cardinality, pb)
+    total = count(spec, instance, backend, timeout, watch, listed.append if list_all else None,
+                  break_symmetry=False, **options)
+    classes = count(spec, instance, backend, timeout, watch, None, break_symmetry=True, **options)
+    answers = {labels[0]: total, labels[1]: classes}
+    if as_json:
+        payload = {"puzzle": puzzle, "source": file, "backend": backend, "encoding": "cnf", "status": "SAT" if total else "UNSAT",
+                   "answers": answers, "checked": True,
+                   "times": {k: round(v, 6) for k, v in watch.times.items()}}
+        if list_all:
+            payload["solutions"] = [s.answers() | {"layout": s.render()} for s in listed]
+        echo_json(payload)
+        return
+    for number, solution in enumerate(listed, 1):
+        click.echo(f"-- solution {number}\n{solution.render()}")
+    click.echo(f"{labels[0]}: {total} (every one checked; the last search was UNSAT)")
+    click.echo(f"{labels[1]}: {classes}")
+    click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))

@@ -1,0 +1,74 @@
+"""An assembled jigsaw: tile and orientation per cell, the joined image, and the sea monsters."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from math import prod
+from typing import Any
+
+from .grids import orient
+
+MONSTER = ("                  # ",
+           "#    ##    ##    ###",
+           " #  #  #  #  #  #   ")
+MONSTER_CELLS = tuple((r, c) for r, line in enumerate(MONSTER) for c, ch in enumerate(line) if ch == "#")
+
+
+@dataclass(frozen=True)
+class JigsawSolution:
+    rows: int
+    cols: int
+    #: (tile id, orientation) per cell, row-major
+    placement: tuple[tuple[int, int], ...]
+    #: the oriented tile grids, row-major
+    tiles: tuple[tuple[str, ...], ...]
+
+    @cached_property
+    def image(self) -> tuple[str, ...]:
+        """Tile interiors (borders removed) joined into one picture, as placed."""
+        inner = [tuple(row[1:-1] for row in tile[1:-1]) for tile in self.tiles]
+        lines = []
+        for r in range(self.rows):
+            band = inner[r * self.cols:(r + 1) * self.cols]
+            for i in range(len(band[0])):
+                lines.append("".join(t[i] for t in band))
+        return tuple(lines)
+
+    @cached_property
+    def monsters(self) -> tuple[int, tuple[str, ...], frozenset[tuple[int, int]]]:
+        """(orientation, image in it, monster cells) for the orientation with the most monsters."""
+        best = (0, self.image, frozenset())
+        for o in range(8):
+            picture = orient(self.image, o)
+            cells = set()
+            for r in range(len(picture) - len(MONSTER) + 1):
+                for c in range(len(picture[0]) - len(MONSTER[0]) + 1):
+                    if all(picture[r + dr][c + dc] == "#" for dr, dc in MONSTER_CELLS):
+                        cells.update((r + dr, c + dc) for dr, dc in MONSTER_CELLS)
+            if len(cells) > len(best[2]):
+                best = (o, picture, frozenset(cells))
+        return best
+
+    def corners(self) -> list[int]:
+        last = self.rows * self.cols - 1
+        return [self.placement[i][0] for i in (0, self.cols - 1, last - self.cols + 1, last)]
+
+    def answers(self) -> dict[str, Any]:
+        _, picture, cells = self.monsters
+        rough = sum(line.count("#") for line in picture) - len(cells)
+        return {"part1": prod(self.corners()), "part2": rough}
+
+    def render(self, colour: bool = False) -> str:
+        _, picture, cells = self.monsters
+        out = []
+        for r, line in enumerate(picture):
+            chars = []
+            for c, ch in enumerate(line):
+                if (r, c) in cells:
+                    chars.append("\033[1;32mO\033[0m" if colour else "O")
+                else:
+                    chars.append(ch)
+            out.append("".join(chars))
+        grid = "\n".join(" ".join(f"{tid}/{o}" for tid, o in self.placement[r * self.cols:(r + 1) * self.cols])
+                         for r in range(self.rows))
+        return f"tiles (id/orientation):\n{grid}\nimage ({len(cells) // len(MONSTER_CELLS)} sea monsters marked O):\n" + "\n".join(out)

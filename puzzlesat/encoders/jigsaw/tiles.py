@@ -1,0 +1,27 @@
+"""Jigsaw tiles as a tiling problem: 8 oriented variants per tile, side keys = border strings.
+
+Borders are read in one direction per axis (left/right sides top to bottom, top/bottom sides left to
+right), so touching sides fit exactly when their strings are equal. The outer border is free.
+"""
+from __future__ import annotations
+
+from ..tiling.problem import TilingProblem, Variant
+from .grids import composition_table, orient
+from .instance import JigsawInstance
+
+
+def borders(grid: tuple[str, ...]) -> tuple[str, str, str, str]:
+    """(top, right, bottom, left)."""
+    return grid[0], "".join(row[-1] for row in grid), grid[-1], "".join(row[0] for row in grid)
+
+
+def tiling_problem(instance: JigsawInstance) -> TilingProblem:
+    variants = tuple(Variant(piece, o, borders(orient(tile, o)))
+                     for piece, tile in enumerate(instance.tiles) for o in range(8))
+    table = composition_table()
+    # whole-image symmetries that map the grid onto itself: all 8 for a square, else 180-degree
+    # rotation and the two mirrors
+    square = instance.rows == instance.cols
+    group = range(8) if square else (0, 2, 4, 6)
+    return TilingProblem(instance.rows, instance.cols, len(instance.tiles), variants,
+                         tuple(tuple(table[g]) for g in group))

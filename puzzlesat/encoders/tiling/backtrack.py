@@ -1,0 +1,57 @@
+"""The solver-free reference for tilings: row-major backtracking over the pruned cell domains.
+
+Cells are filled left to right, top to bottom; a variant fits when its left and top keys match the
+placed neighbours and its piece is unused. It does not assume that an edge has a unique partner, so
+ambiguous inputs are searched completely.
+"""
+from __future__ import annotations
+
+import sys
+
+from .domains import cell_domains
+from .problem import BOTTOM, LEFT, RIGHT, TOP, TilingProblem
+
+
+def backtrack(problem: TilingProblem, limit: int | None = None, break_symmetry: bool = False) -> list[list[tuple[int, int]]]:
+    """Up to ``limit`` assemblies (all when None), each as (piece, orientation) per cell."""
+    variants, cols = problem.variants, problem.cols
+    domains = cell_domains(problem)
+    if break_symmetry:
+        canonical = problem.canonical_orientations()
+        domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical] for d in domains]
+    # per cell: (left key, top key) -> candidate variants; None stands for "no neighbour there"
+    index = []
+    for cell, domain in enumerate(domains):
+        table: dict[tuple, list[int]] = {}
+        r, c = divmod(cell, cols)
+        for i in domain:
+            keys = variants[i].keys
+            table.setdefault((keys[LEFT] if c else None, keys[TOP] if r else None), []).append(i)
+        index.append(table)
+    cells = problem.rows * cols
+    placed = [0] * cells
+    used = [False] * problem.num_pieces
+    found: list[list[tuple[int, int]]] = []
+
+    def fill(cell: int) -> bool:
+        if cell == cells:
+            found.append([(variants[i].piece, variants[i].orientation) for i in placed])
+            return limit is not None and len(found) >= limit
+        r, c = divmod(cell, cols)
+        left = variants[placed[cell - 1]].keys[RIGHT] if c else None
+        top = variants[placed[cell - cols]].keys[BOTTOM] if r else None
+        for i in index[cell].get((left, top), ()):
+            piece = variants[i].piece
+            if used[piece]:
+                continue
+            used[piece] = True
+            placed[cell] = i
+            stop = fill(cell + 1)
+            used[piece] = False
+            if stop:
+                return True
+        return False
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), cells + 200))
+    fill(0)
+    return found

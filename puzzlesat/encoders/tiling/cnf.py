@@ -1,0 +1,76 @@
+"""Exact-one cover CNF of a tiling.
+
+``place(cell, piece, orientation)`` for every placement that survives :func:`cell_domains`. Each cell
+has at least one placement and each piece exactly one (at-least-one clause plus a ``pysat.card``
+at-most-one); with as many cells as pieces that forces exactly one per cell too, and a per-cell
+at-most-one is added anyway because it propagates. Fitting neighbours are *support* clauses written only
+from compatible pairs: "this placement implies one of the placements next door whose side key fits",
+found through a key index, so no clause is ever written per incompatible pair.
+"""
+from __future__ import annotations
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from ...core.encoding import Encoding
+from .domains import cell_domains
+from .problem import OPPOSITE, TilingProblem
+
+DEFAULT_AMO = "seqcounter"
+
+
+def encode_tiling(problem: TilingProblem, break_symmetry: bool = True, cardinality: str = DEFAULT_AMO) -> Encoding:
+    amo = getattr(EncType, cardinality)
+    variants = problem.variants
+    domains = cell_domains(problem)
+    if break_symmetry:
+        canonical = problem.canonical_orientations()
+        domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical] for d in domains]
+    pool = IDPool()
+    cells = problem.rows * problem.cols
+    var = [{i: pool.id(("place", cell // problem.cols, cell % problem.cols, variants[i].piece,
+                        variants[i].orientation)) for i in domain} for cell, domain in enumerate(domains)]
+    clauses: list[list[int]] = []
+    by_piece: list[list[int]] = [[] for _ in range(problem.num_pieces)]
+    for cell in range(cells):
+        lits = list(var[cell].values())
+        clauses.append(lits)  # empty when no placement fits: the formula is then unsatisfiable
+        if len(lits) > 1:
+            clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
+        for i, v in var[cell].items():
+            by_piece[variants[i].piece].append(v)
+    for lits in by_piece:
+        clauses.append(lits)
+        if len(lits) > 1:
+            clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
+    # key index: cell -> side -> key -> [(var, piece)]
+    index = [[{} for _ in range(4)] for _ in range(cells)]
+    for cell in range(cells):
+        for i, v in var[cell].items():
+            variant = variants[i]
+            for side in range(4):
+                index[cell][side].setdefault(variant.keys[side], []).append((v, variant.piece))
+    for cell in range(cells):
+        for side, other in problem.neighbours(cell):
+            facing = index[other][OPPOSITE[side]]
+            for i, v in var[cell].items():
+                variant = variants[i]
+                clauses.append([-v] + [w for w, piece in facing.get(variant.keys[side], ()) if piece != variant.piece])
+    if any(not clause for clause in clauses):
+        # no placement for some cell or piece: keep the formula valid DIMACS (no empty clause) yet UNSAT
+        contradiction = pool.id(("no_placement",))
+        clauses = [clause for clause in clauses if clause] + [[contradiction], [-contradiction]]
+    show = [v for cell_vars in var for v in cell_vars.values()]
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show,
+                    info={"break_symmetry": break_symmetry, "at_most_one": cardinality})
+
+
+def decode_tiling(rows: int, cols: int, encoding: Encoding, model) -> list[tuple[int, int]]:
+    """(piece, orientation) of every cell, row-major; (-1, -1) where no placement is true (the checker
+    then rejects the solution)."""
+    placed: list[tuple[int, int] | None] = [None] * (rows * cols)
+    for v in encoding.show:
+        if model.value(v):
+            _, r, c, piece, orientation = encoding.pool.obj(v)
+            placed[r * cols + c] = (piece, orientation)
+    return [p if p is not None else (-1, -1) for p in placed]

@@ -1,0 +1,88 @@
+"""Which variants can stand in which cell: border rules plus arc consistency on side keys.
+
+A variant survives in a cell only if each inside side has, in the neighbouring cell, a surviving
+variant of another piece with the fitting key. This is enforced with a work queue (AC-3): each cell
+keeps, per side, which pieces offer each key, rebuilt when its domain shrinks, and a cell is revised
+only when a neighbour lost something. It removes most placements (edge and corner
+cells, impossible keys, then inwards) before any clause is written, for the encoder and the reference.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from .problem import OPPOSITE, TilingProblem
+
+
+def _initial(problem: TilingProblem) -> list[list[int]]:
+    """Border rules, and every inside side must fit some other piece somewhere (a global first cut)."""
+    variants = problem.variants
+    offered: list[dict] = [{} for _ in range(4)]  # side -> key -> pieces offering it on that side
+    for v in variants:
+        for side in range(4):
+            offered[side].setdefault(v.keys[side], set()).add(v.piece)
+
+    def fits(v, side: int) -> bool:
+        partners = offered[OPPOSITE[side]].get(v.keys[side])
+        return v.keys[side] is not None and bool(partners) and partners != {v.piece}
+
+    by_inside: dict[frozenset, list[int]] = {}
+    domains = []
+    for cell in range(problem.rows * problem.cols):
+        inside = frozenset(side for side, _ in problem.neighbours(cell))
+        if inside not in by_inside:
+            by_inside[inside] = [i for i, v in enumerate(variants)
+                                 if all(v.outer_ok[s] or s in inside for s in range(4))
+                                 and all(fits(v, s) for s in inside)]
+        domains.append(list(by_inside[inside]))
+    return domains
+
+
+def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
+    """side -> key -> pieces that offer that key on that side, over the variants of ``domain``."""
+    per_side: list[dict] = [{} for _ in range(4)]
+    for i in domain:
+        v = problem.variants[i]
+        for side in range(4):
+            per_side[side].setdefault(v.keys[side], set()).add(v.piece)
+    return per_side
+
+
+def cell_domains(problem: TilingProblem) -> list[list[int]]:
+    """For every cell, the indices of the variants that may stand there."""
+    variants = problem.variants
+    domains = _initial(problem)
+    cells = len(domains)
+    neighbours = [problem.neighbours(cell) for cell in range(cells)]
+    # cells of one kind (corner, edge, interior) start with equal domains: build their offers once
+    shared: dict[tuple[int, ...], list[dict]] = {}
+    offers = []
+    for domain in domains:
+        kind = tuple(domain)
+        if kind not in shared:
+            shared[kind] = _offers(problem, domain)
+        offers.append(shared[kind])
+    # revise the most constrained cells (fewest inside sides) first: pruning spreads inwards from there
+    queue = deque(sorted(range(cells), key=lambda cell: len(neighbours[cell])))
+    queued = [True] * cells
+    while queue:
+        cell = queue.popleft()
+        queued[cell] = False
+        keep = []
+        for i in domains[cell]:
+            v = variants[i]
+            for side, other in neighbours[cell]:
+                pieces = offers[other][OPPOSITE[side]].get(v.keys[side])
+                if not pieces or (len(pieces) == 1 and v.piece in pieces):
+                    break
+            else:
+                keep.append(i)
+        if len(keep) == len(domains[cell]):
+            continue
+        # domains shrink sharply (hundreds of variants to a few), so rebuilding beats decrementing
+        domains[cell] = keep
+        offers[cell] = _offers(problem, keep)
+        for _, other in neighbours[cell]:
+            if not queued[other]:
+                queued[other] = True
+                queue.append(other)
+    return domains
