@@ -1,0 +1,58 @@
+"""Jig: square pieces with tab types, rotated (not flipped) into a grid; every solution counted."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.encoding import Encoding
+from ...core.puzzle import Puzzle
+from ..tiling.backtrack import backtrack
+from ..tiling.cnf import decode_tiling, encode_tiling
+from ..tiling.problem import TilingProblem, Variant
+from .check import check as _check
+from .instance import JigInstance, parse as _parse
+from .solution import JigSolution, rotate
+
+
+def tiling_problem(instance: JigInstance) -> TilingProblem:
+    """Keys make "fits" an equality: a left/top side keeps its value, a right/bottom side is negated,
+    so +k on the right meets -k on the left. Flat sides get no key (never fit inside the grid)."""
+    variants = []
+    for piece, sides in enumerate(instance.pieces):
+        for turns in range(4):
+            t, r, b, l = rotate(sides, turns)
+            keys = (t or None, -r or None, -b or None, l or None)
+            variants.append(Variant(piece, turns, keys, (t == 0, r == 0, b == 0, l == 0)))
+    square = instance.rows == instance.cols
+    turns_group = (0, 1, 2, 3) if square else (0, 2)
+    symmetries = tuple(tuple((o + g) % 4 for o in range(4)) for g in turns_group)
+    return TilingProblem(instance.rows, instance.cols, len(instance.pieces), tuple(variants), symmetries)
+
+
+class Jig(Puzzle):
+    name = "jig"
+    encodings = ("cnf",)
+    count_labels = ("solutions", "up_to_rotation")
+
+    def parse(self, text: str, path: str) -> JigInstance:
+        return _parse(text, path)
+
+    def encode(self, instance: JigInstance, kind: str, break_symmetry: bool = True, **options: Any) -> Encoding:
+        return encode_tiling(tiling_problem(instance), break_symmetry, **options)
+
+    def solution_from(self, instance: JigInstance, placed: list[tuple[int, int]]) -> JigSolution:
+        return JigSolution(instance.rows, instance.cols,
+                           tuple((instance.ids[p], o) for p, o in placed),
+                           tuple(rotate(instance.pieces[p], o) for p, o in placed))
+
+    def decode(self, instance: JigInstance, encoding: Encoding, model) -> JigSolution:
+        return self.solution_from(instance, decode_tiling(instance.rows, instance.cols, encoding, model))
+
+    def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:
+        return _check(instance, solution)
+
+    def reference(self, instance: JigInstance, limit: int | None, break_symmetry: bool = True) -> list[JigSolution]:
+        return [self.solution_from(instance, placed)
+                for placed in backtrack(tiling_problem(instance), limit, break_symmetry)]
+
+
+PUZZLE = Jig()

@@ -1,0 +1,66 @@
+"""The ``.jig`` format: ``ROWS COLS`` then one ``ID TOP RIGHT BOTTOM LEFT`` line per piece; ``#`` starts
+a comment. Sides: 0 flat, +k tab of type k, -k blank that takes a tab of type k."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...core.errors import PuzzleFormatError
+
+Sides = tuple[int, int, int, int]
+_INT = re.compile(r"[+-]?\d+")
+
+
+@dataclass(frozen=True)
+class JigInstance:
+    rows: int
+    cols: int
+    ids: tuple[int, ...]
+    pieces: tuple[Sides, ...]
+    source: str = field(default="", compare=False)
+
+
+def _ints(fields: list[str], path: str, number: int, line: str) -> list[int]:
+    out = []
+    for token in fields:
+        if not _INT.fullmatch(token):
+            raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token}' is not an integer")
+        out.append(int(token))
+    return out
+
+
+def parse(text: str, path: str) -> JigInstance:
+    rows = cols = None
+    ids: list[int] = []
+    pieces: list[Sides] = []
+    seen: dict[int, int] = {}
+    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        line = raw.split("#", 1)[0]
+        fields = line.split()
+        if not fields:
+            continue
+        if rows is None:
+            if len(fields) != 2:
+                raise PuzzleFormatError(path, number, 1, f"expected 'ROWS COLS', found {len(fields)} fields")
+            rows, cols = _ints(fields, path, number, raw)
+            if rows < 1 or cols < 1:
+                raise PuzzleFormatError(path, number, 1, f"grid {rows}x{cols}: both sizes must be positive")
+            continue
+        if len(fields) != 5:
+            raise PuzzleFormatError(path, number, 1, f"piece line with {len(fields)} fields: expected 'ID TOP RIGHT BOTTOM LEFT'")
+        piece_id, *sides = _ints(fields, path, number, raw)
+        if piece_id in seen:
+            raise PuzzleFormatError(path, number, 1, f"duplicate piece id {piece_id} (first at line {seen[piece_id]})")
+        seen[piece_id] = number
+        ids.append(piece_id)
+        pieces.append(tuple(sides))  # type: ignore[arg-type]
+    if rows is None or cols is None:
+        raise PuzzleFormatError(path, None, None, "empty file: expected 'ROWS COLS' and piece lines")
+    if len(pieces) != rows * cols:
+        raise PuzzleFormatError(path, None, None, f"{len(pieces)} pieces for a {rows}x{cols} grid: expected {rows * cols}")
+    flats = sum(side == 0 for piece in pieces for side in piece)
+    border = 2 * (rows + cols)
+    if flats != border:
+        parity = " (an odd number)" if flats % 2 else ""
+        raise PuzzleFormatError(path, None, None, f"{flats} flat sides{parity}: a {rows}x{cols} grid's border has {border}")
+    return JigInstance(rows, cols, tuple(ids), tuple(pieces), source=path)
