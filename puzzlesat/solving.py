@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .backends import get_backend
-from .core.errors import CheckFailed
+from .core.errors import CheckFailed, PuzzlesatError
 from .core.files import read_text
 from .core.puzzle import Puzzle, Solution
 from .core.result import Status
@@ -73,6 +73,8 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None = N
     """Solve one instance; for puzzles whose solutions should be unique, also prove or refute it."""
     watch = watch or Stopwatch()
     kind = kind or puzzle.encodings[0]
+    if kind not in puzzle.encodings:
+        raise PuzzlesatError(f"{puzzle.name} has no {kind} encoding (it has: {', '.join(puzzle.encodings)})")
     backend = get_backend(backend_name)
     backend.require("sat" if kind == "cnf" else "smt")
     if puzzle.claims_unique:

@@ -1,0 +1,98 @@
+"""Jigsaw and jig: real inputs give their known answers and counts; solver and reference agree."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.solving import count, load, solve
+
+from .conftest import INSTANCES
+
+JIGSAW = get_puzzle("jigsaw")
+JIG = get_puzzle("jig")
+AOC = INSTANCES / "aoc" / "2020-20"
+# the jig instances whose complete count takes CaDiCaL under a few seconds here; the larger
+# zhurgut ones (9x9 and up, 12x7, 14x6, 6x12) are benchmark material, see BENCHMARKS.md
+FAST_JIGS = ["matt5x5", "lavoie5x5", "zhurgut_4x4", "zhurgut_5x5", "zhurgut_5x5_0a7036e", "zhurgut_6x4",
+             "zhurgut_6x6", "zhurgut_6x6_0a7036e", "zhurgut_7x7", "zhurgut_8x8", "zhurgut_9x5", "zhurgut_12x5"]
+
+
+def answers(name: str) -> dict[str, int]:
+    part1, part2 = (AOC / f"{name}.answers").read_text().split()
+    return {"part1": int(part1), "part2": int(part2)}
+
+
+@pytest.mark.parametrize("name", ["example", "real-1", "real-2"])
+def test_jigsaw_answers(name):
+    report = solve(JIGSAW, load(JIGSAW, str(AOC / f"{name}.txt")), "cadical")
+    assert report.checked and report.answers == answers(name)
+
+
+def test_jigsaw_real_input_has_exactly_8_assemblies():
+    instance = load(JIGSAW, str(AOC / "real-1.txt"))
+    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8
+    assert count(JIGSAW, instance, "cadical", break_symmetry=True) == 1
+
+
+@pytest.mark.parametrize("name", ["example", "real-2"])
+def test_jigsaw_reference_agrees(name):
+    instance = load(JIGSAW, str(AOC / f"{name}.txt"))
+    solutions = JIGSAW.reference(instance, None, break_symmetry=False)
+    assert len(solutions) == 8
+    assert all(not JIGSAW.check(instance, s) and s.answers() == answers(name) for s in solutions)
+
+
+def test_jigsaw_tolerates_crlf_and_trailing_blank_lines():
+    text = (AOC / "example.txt").read_text().replace("\n", "\r\n") + "\r\n\r\n"
+    report = solve(JIGSAW, JIGSAW.parse(text, "crlf.txt"), "cadical")
+    assert report.answers == answers("example")
+
+
+@pytest.mark.parametrize("name", FAST_JIGS)
+def test_jig_counts(name):
+    instance = load(JIG, str(INSTANCES / "jig" / f"{name}.jig"))
+    total, classes = map(int, (INSTANCES / "jig" / f"{name}.expected").read_text().split())
+    assert count(JIG, instance, "cadical", break_symmetry=False) == total
+    assert count(JIG, instance, "cadical", break_symmetry=True) == classes
+
+
+@pytest.mark.parametrize("name", ["matt5x5", "zhurgut_4x4", "zhurgut_5x5_0a7036e", "zhurgut_6x4"])
+def test_jig_reference_counts(name):
+    instance = load(JIG, str(INSTANCES / "jig" / f"{name}.jig"))
+    total, classes = map(int, (INSTANCES / "jig" / f"{name}.expected").read_text().split())
+    solutions = JIG.reference(instance, None, break_symmetry=False)
+    assert len(solutions) == total and all(not JIG.check(instance, s) for s in solutions)
+    assert len(JIG.reference(instance, None, break_symmetry=True)) == classes
+
+
+def test_count_command(run_cli):
+    code, out, _ = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--list")
+    assert code == 0 and "solutions: 8" in out and "up_to_rotation: 2" in out and out.count("-- solution") == 8
+
+
+TILE = "\n".join(["#.#", "...", "#.#"])
+BAD_JIGSAW = {
+    "ragged": (f"Tile 1:\n#.#\n..\n#.#\n", ":3:1: row of length 2; tiles are 3 wide"),
+    "duplicate": (f"Tile 1:\n{TILE}\n\nTile 1:\n{TILE}\n", "duplicate tile id 1"),
+    "not-square": (f"Tile 1:\n{TILE}\n\nTile 2:\n{TILE}\n", "2 tiles is not a square number"),
+    "unknown-char": ("Tile 1:\n#x#\n...\n#.#\n", ":2:2: unknown character 'x'"),
+    "no-header": (f"{TILE}\n", ":1:1: expected a 'Tile ID:' header"),
+    "empty": ("", "no tiles"),
+}
+BAD_JIG = {
+    "short-line": ("1 1\n0 0 0 0\n", ":2:1: piece line with 4 fields"),
+    "odd-flats": ("1 2\n0 0 0 1 0\n1 0 -1 0 1\n", "5 flat sides (an odd number)"),
+    "count": ("2 2\n0 0 0 0 0\n", "1 pieces for a 2x2 grid"),
+    "not-int": ("1 1\n0 0 x 0 0\n", ":2:5: 'x' is not an integer"),
+}
+
+
+@pytest.mark.parametrize("puzzle,case", [("jigsaw", k) for k in BAD_JIGSAW] + [("jig", k) for k in BAD_JIG])
+def test_bad_tiling_input(run_cli, tmp_path, puzzle, case):
+    text, message = (BAD_JIGSAW if puzzle == "jigsaw" else BAD_JIG)[case]
+    path = tmp_path / f"{case}.txt"
+    path.write_text(text)
+    code, out, err = run_cli("solve", puzzle, str(path))
+    assert code == 2 and message in err and err.count("\n") == 1 and "Traceback" not in out + err
