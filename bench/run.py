@@ -1,4 +1,4 @@
-"""Aquarium benchmarks: writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
+"""Benchmarks (aquarium, jigsaw, jig): writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
 
 Every figure is a median over repeats; ratios are against the solver-free reference measured in the
 same run. Encode and solve (first solution + uniqueness proof) are timed separately, and the whole
@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 from puzzlesat.core.timing import Stopwatch  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS  # noqa: E402
-from puzzlesat.solving import load, solve  # noqa: E402
+from puzzlesat.solving import count, load, solve  # noqa: E402
 
 AQUARIUM = get_puzzle("aquarium")
 OUT = ROOT / "bench" / "out"
@@ -135,11 +135,57 @@ def backends_table(lines: list[str]) -> None:
     lines.append("")
 
 
+def jigsaw_table(lines: list[str]) -> None:
+    jigsaw = get_puzzle("jigsaw")
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    lines += ["## Jigsaw (AoC 2020 day 20; targets for 12x12: encode <= 0.3 s, solve <= 0.1 s, process <= 1 s)", "",
+              "| input | encode s | solve s | count all (8) s | process s | reference (first assembly) s | reference / encode+solve |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for name in ("example", "real-1", "real-2"):
+        path = str(ROOT / "instances" / "aoc" / "2020-20" / f"{name}.txt")
+        instance = load(jigsaw, path)
+        enc, sol = [], []
+        for _ in range(REPEAT):
+            watch = Stopwatch()
+            solve(jigsaw, instance, "cadical", None, None, watch)
+            enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
+        counting = median_of(lambda: count(jigsaw, instance, "cadical", break_symmetry=False), 3)
+        wall = median_of(lambda: subprocess.run([exe, "solve", "jigsaw", path], check=True, capture_output=True), 3)
+        ref = median_of(lambda: jigsaw.reference(instance, 1), 3)
+        e, v = statistics.median(enc), statistics.median(sol)
+        lines.append(f"| {name} | {e:.3f} | {v:.4f} | {counting:.3f} | {wall:.2f} | {ref:.3f} | {ref / (e + v):.1f}x |")
+    lines.append("")
+
+
+def jig_table(lines: list[str]) -> None:
+    from puzzlesat.core.errors import SolverTimeout
+
+    jig = get_puzzle("jig")
+    lines += ["## Jig counts (total and up to rotation, pysat:cadical195, limit 60 s per count)", "",
+              "| instance | expected | counted | encode s | solve s | reference s (<= 7x7 only) |", "|---|---|---|---:|---:|---:|"]
+    for path in sorted((ROOT / "instances" / "jig").glob("*.jig")):
+        instance = load(jig, str(path))
+        expected = path.with_suffix(".expected").read_text().strip()
+        watch = Stopwatch()
+        try:
+            got = f"{count(jig, instance, 'cadical', 60, watch, break_symmetry=False)} " \
+                  f"{count(jig, instance, 'cadical', 60, watch, break_symmetry=True)}"
+        except SolverTimeout:
+            got = "timeout"
+        ref = "-"
+        if instance.rows * instance.cols <= 49:
+            ref = f"{median_of(lambda: jig.reference(instance, None, break_symmetry=False), 3):.3f}"
+        lines.append(f"| {path.stem} | {expected} | {got} | {watch.times.get('encode', 0):.3f} | "
+                     f"{watch.times.get('solve', 0):.2f} | {ref} |")
+    lines.append("")
+
+
 def main() -> None:
     lines = ["# Benchmarks", "",
              f"Written by `make bench` (bench/run.py) on {platform.machine()}, {platform.python_version()}, "
              f"{time.strftime('%Y-%m-%d')}. Medians; ratios against the solver-free reference of the same run.", ""]
-    for table in (instances_table, process_table, generated_table, encodings_table, backends_table):
+    for table in (instances_table, process_table, generated_table, encodings_table, backends_table, jigsaw_table,
+                  jig_table):
         table(lines)
         print(f"done: {table.__name__}", flush=True)
     notes = ROOT / "bench" / "NOTES.md"
