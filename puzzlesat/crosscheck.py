@@ -11,7 +11,7 @@ from typing import Any
 from .backends import all_backends, get_backend
 from .core.errors import PuzzlesatError
 from .core.puzzle import Puzzle
-from .solving import solve
+from .solving import count, solve
 
 
 @dataclass
@@ -65,4 +65,34 @@ def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: floa
     expected = rows[0].answers
     for row in rows:
         row.agrees = row.answers is not None and not row.error and row.answers == expected
+    return rows
+
+
+def count_answers(puzzle: Puzzle, counter) -> dict[str, int]:
+    """Both counts a tiling puzzle reports: every solution, and one per symmetry class."""
+    total_label, classes_label = puzzle.count_labels
+    return {total_label: counter(False), classes_label: counter(True)}
+
+
+def crosscheck_counts(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
+                      options: dict[str, Any]) -> list[Row]:
+    """Counts from the backtracking reference and from enumeration on every backend and encoding."""
+    start = time.perf_counter()
+    reference = count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk)))
+    rows = [Row("reference", "SAT", time.perf_counter() - start, reference)]
+    for name in backends:
+        backend = get_backend(name)
+        for kind in puzzle.encodings:
+            if ("sat" if kind == "cnf" else "smt") not in backend.capabilities:
+                continue
+            start = time.perf_counter()
+            opts = options if kind == "cnf" else {}
+            try:
+                answers = count_answers(puzzle, lambda brk: count(puzzle, instance, name, timeout, kind=kind,
+                                                                  break_symmetry=brk, **opts))
+                rows.append(Row(f"{backend.name} [{kind}]", "SAT", time.perf_counter() - start, answers))
+            except PuzzlesatError as exc:
+                rows.append(Row(f"{backend.name} [{kind}]", "ERROR", time.perf_counter() - start, None, str(exc)))
+    for row in rows:
+        row.agrees = row.answers is not None and not row.error and row.answers == reference
     return rows

@@ -109,15 +109,16 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None = N
 
 def count(puzzle: Puzzle, instance: Any, backend_name: str, timeout: float | None = None,
           watch: Stopwatch | None = None, on_solution: Callable[[Solution], None] | None = None,
-          **options: Any) -> int:
+          kind: str = "cnf", **options: Any) -> int:
     """Count solutions by enumeration: solve, check, block on the encoding's ``show`` set, repeat until
     UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact."""
     watch = watch or Stopwatch()
     backend = get_backend(backend_name)
+    backend.require("sat" if kind == "cnf" else "smt")
     backend.require("enumerate")
     deadline = Deadline(timeout)
     with watch.phase("encode"):
-        encoding = puzzle.encode(instance, "cnf", **options)
+        encoding = puzzle.encode(instance, kind, **options)
     found = 0
     with watch.phase("solve"):
         session = backend.open(encoding)

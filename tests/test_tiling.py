@@ -96,3 +96,17 @@ def test_bad_tiling_input(run_cli, tmp_path, puzzle, case):
     path.write_text(text)
     code, out, err = run_cli("solve", puzzle, str(path))
     assert code == 2 and message in err and err.count("\n") == 1 and "Traceback" not in out + err
+
+
+def test_smt_encodings():
+    report = solve(JIGSAW, load(JIGSAW, str(AOC / "example.txt")), "z3", "smt")
+    assert report.checked and report.answers == answers("example")
+    instance = load(JIG, str(INSTANCES / "jig" / "matt5x5.jig"))
+    assert count(JIG, instance, "z3", kind="smt", break_symmetry=False) == 8
+    assert count(JIG, instance, "z3", kind="smt", break_symmetry=True) == 2
+
+
+def test_crosscheck_compares_counts(run_cli):
+    code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_5x5_0a7036e.jig"),
+                           "--backends", "cadical,glucose,z3")
+    assert code == 0 and "5 methods agree" in out and "solutions=12 up_to_rotation=3" in out

@@ -7,6 +7,7 @@ from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
 from ..tiling.backtrack import backtrack
 from ..tiling.cnf import decode_tiling, encode_tiling
+from ..tiling.smt import decode_tiling_smt, encode_tiling_smt
 from ..tiling.problem import TilingProblem, Variant
 from .check import check as _check
 from .instance import JigInstance, parse as _parse
@@ -30,13 +31,17 @@ def tiling_problem(instance: JigInstance) -> TilingProblem:
 
 class Jig(Puzzle):
     name = "jig"
-    encodings = ("cnf",)
+    encodings = ("cnf", "smt")
     count_labels = ("solutions", "up_to_rotation")
+    #: a solve returns one of several layouts, so cross-checks compare counts
+    crosscheck_by_count = True
 
     def parse(self, text: str, path: str) -> JigInstance:
         return _parse(text, path)
 
     def encode(self, instance: JigInstance, kind: str, break_symmetry: bool = True, **options: Any) -> Encoding:
+        if kind == "smt":
+            return encode_tiling_smt(tiling_problem(instance), break_symmetry)
         return encode_tiling(tiling_problem(instance), break_symmetry, **options)
 
     def solution_from(self, instance: JigInstance, placed: list[tuple[int, int]]) -> JigSolution:
@@ -45,6 +50,8 @@ class Jig(Puzzle):
                            tuple(rotate(instance.pieces[p], o) for p, o in placed))
 
     def decode(self, instance: JigInstance, encoding: Encoding, model) -> JigSolution:
+        if encoding.kind == "smt":
+            return self.solution_from(instance, decode_tiling_smt(tiling_problem(instance), encoding, model))
         return self.solution_from(instance, decode_tiling(instance.rows, instance.cols, encoding, model))
 
     def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:

@@ -7,6 +7,7 @@ from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
 from ..tiling.backtrack import backtrack
 from ..tiling.cnf import decode_tiling, encode_tiling
+from ..tiling.smt import decode_tiling_smt, encode_tiling_smt
 from .check import check as _check
 from .grids import orient
 from .instance import JigsawInstance, parse as _parse
@@ -16,13 +17,15 @@ from .tiles import tiling_problem
 
 class Jigsaw(Puzzle):
     name = "jigsaw"
-    encodings = ("cnf",)
+    encodings = ("cnf", "smt")
     count_labels = ("solutions", "up_to_symmetry")
 
     def parse(self, text: str, path: str) -> JigsawInstance:
         return _parse(text, path)
 
     def encode(self, instance: JigsawInstance, kind: str, break_symmetry: bool = True, **options: Any) -> Encoding:
+        if kind == "smt":
+            return encode_tiling_smt(tiling_problem(instance), break_symmetry)
         return encode_tiling(tiling_problem(instance), break_symmetry, **options)
 
     def solution_from(self, instance: JigsawInstance, placed: list[tuple[int, int]]) -> JigsawSolution:
@@ -31,6 +34,8 @@ class Jigsaw(Puzzle):
                               tuple(orient(instance.tiles[p], o) for p, o in placed))
 
     def decode(self, instance: JigsawInstance, encoding: Encoding, model) -> JigsawSolution:
+        if encoding.kind == "smt":
+            return self.solution_from(instance, decode_tiling_smt(tiling_problem(instance), encoding, model))
         return self.solution_from(instance, decode_tiling(instance.rows, instance.cols, encoding, model))
 
     def check(self, instance: JigsawInstance, solution: JigsawSolution) -> list[str]:
