@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .backends import all_backends, get_backend
 from .core.errors import PuzzlesatError
@@ -46,10 +46,11 @@ def reference_row(puzzle: Puzzle, instance: Any) -> Row:
     return Row("reference", "SAT", seconds, answers)
 
 
-def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
-               options: dict[str, Any]) -> list[Row]:
-    """Run every method; the reference comes first and is what the others must agree with."""
-    rows = [reference_row(puzzle, instance)]
+def _method_rows(puzzle: Puzzle, backends: list[str], options: dict[str, Any],
+                 run: Callable[[str, str, dict[str, Any]], tuple[str, dict[str, Any]]]) -> list[Row]:
+    """One row per backend and encoding kind it can take; an error becomes a row, not an abort.
+    CNF-only options (cardinality encodings) are passed to CNF runs only."""
+    rows = []
     for name in backends:
         backend = get_backend(name)
         for kind in puzzle.encodings:
@@ -57,11 +58,21 @@ def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: floa
                 continue
             start = time.perf_counter()
             try:
-                report = solve(puzzle, instance, name, kind, timeout, **(options if kind == "cnf" else {}))
-                rows.append(Row(f"{backend.name} [{kind}]", report.status, time.perf_counter() - start,
-                                report.answers))
+                status, answers = run(name, kind, options if kind == "cnf" else {})
+                rows.append(Row(f"{backend.name} [{kind}]", status, time.perf_counter() - start, answers))
             except PuzzlesatError as exc:
                 rows.append(Row(f"{backend.name} [{kind}]", "ERROR", time.perf_counter() - start, None, str(exc)))
+    return rows
+
+
+def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
+               options: dict[str, Any]) -> list[Row]:
+    """Run every method; the reference comes first and is what the others must agree with."""
+    def run(name: str, kind: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        report = solve(puzzle, instance, name, kind, timeout, **opts)
+        return report.status, report.answers
+
+    rows = [reference_row(puzzle, instance)] + _method_rows(puzzle, backends, options, run)
     expected = rows[0].answers
     for row in rows:
         row.agrees = row.answers is not None and not row.error and row.answers == expected
@@ -79,20 +90,13 @@ def crosscheck_counts(puzzle: Puzzle, instance: Any, backends: list[str], timeou
     """Counts from the backtracking reference and from enumeration on every backend and encoding."""
     start = time.perf_counter()
     reference = count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk)))
+
+    def run(name: str, kind: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        return "SAT", count_answers(puzzle, lambda brk: count(puzzle, instance, name, timeout, kind=kind,
+                                                              break_symmetry=brk, **opts))
+
     rows = [Row("reference", "SAT", time.perf_counter() - start, reference)]
-    for name in backends:
-        backend = get_backend(name)
-        for kind in puzzle.encodings:
-            if ("sat" if kind == "cnf" else "smt") not in backend.capabilities:
-                continue
-            start = time.perf_counter()
-            opts = options if kind == "cnf" else {}
-            try:
-                answers = count_answers(puzzle, lambda brk: count(puzzle, instance, name, timeout, kind=kind,
-                                                                  break_symmetry=brk, **opts))
-                rows.append(Row(f"{backend.name} [{kind}]", "SAT", time.perf_counter() - start, answers))
-            except PuzzlesatError as exc:
-                rows.append(Row(f"{backend.name} [{kind}]", "ERROR", time.perf_counter() - start, None, str(exc)))
+    rows += _method_rows(puzzle, backends, options, run)
     for row in rows:
         row.agrees = row.answers is not None and not row.error and row.answers == reference
     return rows

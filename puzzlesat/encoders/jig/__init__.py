@@ -1,14 +1,8 @@
 """Jig: square pieces with tab types, rotated (not flipped) into a grid; every solution counted."""
 from __future__ import annotations
 
-from typing import Any
-
-from ...core.encoding import Encoding
-from ...core.puzzle import Puzzle
-from ..tiling.backtrack import backtrack
-from ..tiling.cnf import decode_tiling, encode_tiling
-from ..tiling.smt import decode_tiling_smt, encode_tiling_smt
 from ..tiling.problem import TilingProblem, Variant
+from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
 from .instance import JigInstance, parse as _parse
 from .solution import JigSolution, rotate
@@ -29,9 +23,8 @@ def tiling_problem(instance: JigInstance) -> TilingProblem:
     return TilingProblem(instance.rows, instance.cols, len(instance.pieces), tuple(variants), symmetries)
 
 
-class Jig(Puzzle):
+class Jig(TilingPuzzle):
     name = "jig"
-    encodings = ("cnf", "smt")
     count_labels = ("solutions", "up_to_rotation")
     #: a solve returns one of several layouts, so cross-checks compare counts
     crosscheck_by_count = True
@@ -39,27 +32,16 @@ class Jig(Puzzle):
     def parse(self, text: str, path: str) -> JigInstance:
         return _parse(text, path)
 
-    def encode(self, instance: JigInstance, kind: str, break_symmetry: bool = True, **options: Any) -> Encoding:
-        if kind == "smt":
-            return encode_tiling_smt(tiling_problem(instance), break_symmetry)
-        return encode_tiling(tiling_problem(instance), break_symmetry, **options)
+    def tiling_problem(self, instance: JigInstance) -> TilingProblem:
+        return tiling_problem(instance)
 
     def solution_from(self, instance: JigInstance, placed: list[tuple[int, int]]) -> JigSolution:
         return JigSolution(instance.rows, instance.cols,
                            tuple((instance.ids[p], o) for p, o in placed),
                            tuple(rotate(instance.pieces[p], o) for p, o in placed))
 
-    def decode(self, instance: JigInstance, encoding: Encoding, model) -> JigSolution:
-        if encoding.kind == "smt":
-            return self.solution_from(instance, decode_tiling_smt(tiling_problem(instance), encoding, model))
-        return self.solution_from(instance, decode_tiling(instance.rows, instance.cols, encoding, model))
-
     def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:
         return _check(instance, solution)
-
-    def reference(self, instance: JigInstance, limit: int | None, break_symmetry: bool = True) -> list[JigSolution]:
-        return [self.solution_from(instance, placed)
-                for placed in backtrack(tiling_problem(instance), limit, break_symmetry)]
 
 
 PUZZLE = Jig()

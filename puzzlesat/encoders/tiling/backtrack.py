@@ -15,10 +15,7 @@ from .problem import BOTTOM, LEFT, RIGHT, TOP, TilingProblem
 def backtrack(problem: TilingProblem, limit: int | None = None, break_symmetry: bool = False) -> list[list[tuple[int, int]]]:
     """Up to ``limit`` assemblies (all when None), each as (piece, orientation) per cell."""
     variants, cols = problem.variants, problem.cols
-    domains = cell_domains(problem)
-    if break_symmetry:
-        canonical = problem.canonical_orientations()
-        domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical] for d in domains]
+    domains = cell_domains(problem, break_symmetry)
     # per cell: (left key, top key) -> candidate variants; None stands for "no neighbour there"
     index = []
     for cell, domain in enumerate(domains):

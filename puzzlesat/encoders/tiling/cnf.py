@@ -22,10 +22,7 @@ DEFAULT_AMO = "seqcounter"
 def encode_tiling(problem: TilingProblem, break_symmetry: bool = True, cardinality: str = DEFAULT_AMO) -> Encoding:
     amo = getattr(EncType, cardinality)
     variants = problem.variants
-    domains = cell_domains(problem)
-    if break_symmetry:
-        canonical = problem.canonical_orientations()
-        domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical] for d in domains]
+    domains = cell_domains(problem, break_symmetry)
     pool = IDPool()
     cells = problem.rows * problem.cols
     var = [{i: pool.id(("place", cell // problem.cols, cell % problem.cols, variants[i].piece,

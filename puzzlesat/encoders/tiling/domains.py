@@ -47,10 +47,14 @@ def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
     return per_side
 
 
-def cell_domains(problem: TilingProblem) -> list[list[int]]:
-    """For every cell, the indices of the variants that may stand there."""
+def cell_domains(problem: TilingProblem, break_symmetry: bool = False) -> list[list[int]]:
+    """For every cell, the indices of the variants that may stand there. With ``break_symmetry``, piece 0
+    keeps one orientation per orbit of the grid's symmetries, so one assembly per symmetry class remains."""
     variants = problem.variants
     domains = _initial(problem)
+    if break_symmetry:
+        canonical = problem.canonical_orientations()
+        domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical] for d in domains]
     cells = len(domains)
     neighbours = [problem.neighbours(cell) for cell in range(cells)]
     # cells of one kind (corner, edge, interior) start with equal domains: build their offers once

@@ -15,10 +15,7 @@ def encode_tiling_smt(problem: TilingProblem, break_symmetry: bool = True) -> En
     import z3
 
     variants = problem.variants
-    domains = cell_domains(problem)
-    if break_symmetry:
-        canonical = problem.canonical_orientations()
-        domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical] for d in domains]
+    domains = cell_domains(problem, break_symmetry)
     key_ids: dict = {}
     piece_of = z3.Function("piece", z3.IntSort(), z3.IntSort())
     key_of = [z3.Function(f"key_{name}", z3.IntSort(), z3.IntSort()) for name in ("top", "right", "bottom", "left")]
