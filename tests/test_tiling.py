@@ -110,3 +110,27 @@ def test_crosscheck_compares_counts(run_cli):
     code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_5x5_0a7036e.jig"),
                            "--backends", "cadical,glucose,z3")
     assert code == 0 and "5 methods agree" in out and "solutions=12 up_to_rotation=3" in out
+
+
+@pytest.mark.parametrize("ambiguity", [0, 15])
+def test_generated_jigsaw_is_solved_back(run_cli, tmp_path, ambiguity):
+    out = tmp_path / "tiles.txt"
+    assert run_cli("generate", "jigsaw", "--size", "4", "--tile", "8", "--ambiguity", str(ambiguity),
+                   "--seed", "5", "-o", str(out))[0] == 0
+    instance = load(JIGSAW, str(out))
+    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8
+    report = solve(JIGSAW, instance, "cadical")
+    assert report.checked
+    assert [s.answers() for s in JIGSAW.reference(instance, 1)] == [report.answers]
+
+
+@pytest.mark.parametrize("rows,cols,types,seed", [(4, 4, 3, 1), (3, 5, 2, 2), (5, 5, 6, 3)])
+def test_generated_jig_counts_agree_with_reference(run_cli, tmp_path, rows, cols, types, seed):
+    out = tmp_path / "g.jig"
+    assert run_cli("generate", "jig", "--rows", str(rows), "--cols", str(cols), "--types", str(types),
+                   "--seed", str(seed), "-o", str(out))[0] == 0
+    instance = load(JIG, str(out))
+    total = count(JIG, instance, "cadical", break_symmetry=False)
+    assert total >= (4 if rows == cols else 2)  # at least the layout it was cut from, in every rotation
+    assert total == len(JIG.reference(instance, None, break_symmetry=False))
+    assert count(JIG, instance, "cadical", break_symmetry=True) == len(JIG.reference(instance, None))

@@ -28,3 +28,40 @@ def aquarium(size: int, seed: int, output: str) -> None:
       puzzlesat generate aquarium --size 50 --seed 1 -o big.txt
     """
     write_text_atomic(output, get_puzzle("aquarium").generate(size, seed))
+
+
+@command.command("jigsaw")
+@click.option("--size", type=click.IntRange(min=1), required=True, help="Tiles per side (N x N tiles).")
+@click.option("--tile", type=click.IntRange(min=3), default=10, show_default=True, help="Tile side in cells.")
+@click.option("--ambiguity", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Edges that copy another edge's border (false leads for greedy matching).")
+@seed_option
+@output_option
+def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str) -> None:
+    """A Jurassic Jigsaw input whose assembly is unique up to symmetry (proven by the solver).
+
+    \b
+    Example:
+      puzzlesat generate jigsaw --size 12 --ambiguity 20 --seed 1 -o tiles.txt
+    """
+    from ..encoders.jigsaw.generate import generate
+
+    write_text_atomic(output, generate(size, tile, ambiguity, seed))
+
+
+@command.command("jig")
+@click.option("--rows", type=click.IntRange(min=1), required=True)
+@click.option("--cols", type=click.IntRange(min=1), required=True)
+@click.option("--types", type=click.IntRange(min=1), default=6, show_default=True, help="Tab types.")
+@seed_option
+@output_option
+def jig(rows: int, cols: int, types: int, seed: int, output: str) -> None:
+    """A random jig puzzle (it has at least the solution it was cut from).
+
+    \b
+    Example:
+      puzzlesat generate jig --rows 6 --cols 6 --types 4 --seed 2 -o six.jig
+    """
+    from ..encoders.jig.generate import generate
+
+    write_text_atomic(output, generate(rows, cols, types, seed))
