@@ -134,3 +134,14 @@ def test_generated_jig_counts_agree_with_reference(run_cli, tmp_path, rows, cols
     assert total >= (4 if rows == cols else 2)  # at least the layout it was cut from, in every rotation
     assert total == len(JIG.reference(instance, None, break_symmetry=False))
     assert count(JIG, instance, "cadical", break_symmetry=True) == len(JIG.reference(instance, None))
+
+
+def test_png_of_the_assembled_image(run_cli, tmp_path):
+    import struct
+
+    out = tmp_path / "image.png"
+    code, _, _ = run_cli("solve", "jigsaw", str(AOC / "example.txt"), "--png", str(out))
+    data = out.read_bytes()
+    assert code == 0 and data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert width == height == 4 * 3 * 11  # 3 tiles of 10 cells, each followed by a grid line; scale 4

@@ -1,9 +1,14 @@
 """``puzzlesat solve``: one instance, one backend, a checked solution."""
 from __future__ import annotations
 
+import sys
+
 import click
 
+from ..core.errors import PuzzlesatError
+from ..core.files import write_bytes_atomic
 from ..core.timing import Stopwatch
+from ..formats.png import png_bytes
 from ..encoders import get_puzzle
 from ..solving import load, solve
 from .options import (backend_option, cnf_options, common, echo_json, encoder_options, encoding_option,
@@ -13,8 +18,9 @@ from .options import (backend_option, cnf_options, common, echo_json, encoder_op
 @click.command("solve")
 @common(puzzle_argument, file_argument, backend_option, encoding_option, cnf_options, timeout_option,
         json_option)
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Also draw the solution as a PNG picture.")
 def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality: str | None, pb: str | None,
-            timeout: float | None, as_json: bool) -> None:
+            timeout: float | None, as_json: bool, png: str | None) -> None:
     """Solve FILE, check the solution independently, and (aquarium) prove it unique.
 
     \b
@@ -25,13 +31,17 @@ def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality:
     watch = Stopwatch()
     instance = load(spec, file, watch)
     report = solve(spec, instance, backend, kind, timeout, watch, **encoder_options(cardinality, pb))
+    if png and report.solution is not None:
+        if not hasattr(report.solution, "pixels"):
+            raise PuzzlesatError(f"--png: no picture for {puzzle} solutions yet")
+        write_bytes_atomic(png, png_bytes(report.solution.pixels(), scale=4))
     if as_json:
         echo_json(report.to_json())
     else:
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
         click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})")
         if report.solution is not None:
-            click.echo(report.solution.render())
+            click.echo(report.solution.render(colour=sys.stdout.isatty()))
             extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique")}
             for key, value in extra.items():
                 click.echo(f"{key}: {value}")

@@ -32,14 +32,19 @@ def write_text_atomic(path: str, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str, data: bytes) -> None:
+    """The atomic write behind :func:`write_text_atomic`, for binary files such as pictures."""
     directory = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".puzzlesat-", suffix=".tmp")
     except OSError as exc:
         raise PuzzlesatError(f"{path}: cannot write ({exc.strerror})") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(tmp, path)
     except BaseException:
         try:

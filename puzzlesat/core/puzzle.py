@@ -16,8 +16,8 @@ from .model import CnfModel, SmtModel
 class Solution(Protocol):
     """What a decoder returns; puzzle-specific, comparable with ``==``."""
 
-    def render(self) -> str:
-        """Terminal text of the solution."""
+    def render(self, colour: bool = False) -> str:
+        """Terminal text of the solution; ``colour`` adds ANSI colours (when printing to a terminal)."""
         ...
 
     def answers(self) -> dict[str, Any]:

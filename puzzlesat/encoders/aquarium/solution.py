@@ -17,8 +17,9 @@ class AquariumSolution:
     def lines(self) -> list[str]:
         return ["".join("#" if cell else "." for cell in row) for row in self.water]
 
-    def render(self) -> str:
-        return "\n".join(" ".join(line) for line in self.lines())
+    def render(self, colour: bool = False) -> str:
+        water = "\033[44m#\033[0m" if colour else "#"
+        return "\n".join(" ".join(water if ch == "#" else ch for ch in line) for line in self.lines())
 
     def answers(self) -> dict[str, Any]:
         return {"grid": self.lines()}

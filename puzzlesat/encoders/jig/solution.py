@@ -25,8 +25,9 @@ class JigSolution:
     def answers(self) -> dict[str, Any]:
         return {"layout": [[list(self.placement[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]}
 
-    def render(self) -> str:
-        """Each cell as ``id/turns`` with its top side above and its left/right sides beside it."""
+    def render(self, colour: bool = False) -> str:
+        """Each cell as ``id/turns`` with its top side above and its left/right sides beside it
+        (plain text whatever ``colour`` says)."""
         lines = []
         for r in range(self.rows):
             cells = range(r * self.cols, (r + 1) * self.cols)

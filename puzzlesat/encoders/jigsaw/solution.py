@@ -58,6 +58,37 @@ class JigsawSolution:
         rough = sum(line.count("#") for line in picture) - len(cells)
         return {"part1": prod(self.corners()), "part2": rough}
 
+    def pixels(self) -> list[list[tuple[int, int, int]]]:
+        """The assembled image as placed (tile borders kept, one grey line between tiles), rough water
+        dark blue, calm water light, sea-monster cells green."""
+        orientation, _, cells = self.monsters
+        # monster cells were found in the image turned by `orientation`; map them back to image cells
+        n = len(self.image)
+        probe = tuple(tuple((r, c) for c in range(n)) for r in range(n))
+        turned = _orient_cells(probe, orientation)
+        monster = {turned[r][c] for r, c in cells}
+        size = len(self.tiles[0])
+        inner = size - 2
+        out = []
+        for tr in range(self.rows):
+            for r in range(size):
+                line = []
+                for tc in range(self.cols):
+                    tile = self.tiles[tr * self.cols + tc]
+                    for c in range(size):
+                        border = r in (0, size - 1) or c in (0, size - 1)
+                        image_cell = (tr * inner + r - 1, tc * inner + c - 1)
+                        if not border and image_cell in monster:
+                            line.append((40, 170, 60))
+                        elif tile[r][c] == "#":
+                            line.append((30, 60, 140) if not border else (90, 90, 120))
+                        else:
+                            line.append((200, 220, 240) if not border else (225, 225, 225))
+                    line.append((120, 120, 120))
+                out.append(line)
+            out.append([(120, 120, 120)] * len(out[-1]))
+        return out
+
     def render(self, colour: bool = False) -> str:
         _, picture, cells = self.monsters
         out = []
@@ -72,3 +103,12 @@ class JigsawSolution:
         grid = "\n".join(" ".join(f"{tid}/{o}" for tid, o in self.placement[r * self.cols:(r + 1) * self.cols])
                          for r in range(self.rows))
         return f"tiles (id/orientation):\n{grid}\nimage ({len(cells) // len(MONSTER_CELLS)} sea monsters marked O):\n" + "\n".join(out)
+
+
+def _orient_cells(grid: tuple[tuple[tuple[int, int], ...], ...], orientation: int):
+    """``orient`` for grids of coordinates instead of strings (same rotation and flip convention)."""
+    for _ in range(orientation % 4):
+        grid = tuple(tuple(row[c] for row in reversed(grid)) for c in range(len(grid[0])))
+    if orientation >= 4:
+        grid = tuple(row[::-1] for row in grid)
+    return grid
