@@ -135,3 +135,10 @@ def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
         files.write_text_atomic(str(target), "x" * 1000)
     monkeypatch.setattr(files.os, "replace", original)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_count_aquarium(run_cli):
+    code, out, _ = run_cli("count", "aquarium", "-", "--json", input="1_1_1_1;1,2,3,4\n")
+    assert code == 0 and json.loads(out)["answers"] == {"solutions": 2}
+    code, out, _ = run_cli("count", "aquarium", SMALL, "--json")
+    assert code == 0 and json.loads(out)["answers"] == {"solutions": 1}

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import click
 
-from ..core.errors import PuzzlesatError
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..solving import count, load
@@ -23,17 +22,18 @@ def command(puzzle: str, file: str, backend: str, cardinality: str | None, pb: s
       puzzlesat count jig instances/jig/matt5x5.jig --list
     """
     spec = get_puzzle(puzzle)
-    labels = getattr(spec, "count_labels", None)
-    if labels is None:
-        raise PuzzlesatError(f"'count' is not available for {puzzle} yet")
+    # tiling puzzles also count one solution per symmetry class of the grid; others count solutions only
+    labels = getattr(spec, "count_labels", ("solutions",))
     watch = Stopwatch()
     instance = load(spec, file, watch)
     listed: list = []
     options = encoder_options(cardinality, pb)
+    symmetric = len(labels) == 2
     total = count(spec, instance, backend, timeout, watch, listed.append if list_all else None,
-                  break_symmetry=False, **options)
-    classes = count(spec, instance, backend, timeout, watch, None, break_symmetry=True, **options)
-    answers = {labels[0]: total, labels[1]: classes}
+                  **({"break_symmetry": False} if symmetric else {}), **options)
+    answers = {labels[0]: total}
+    if symmetric:
+        answers[labels[1]] = count(spec, instance, backend, timeout, watch, None, break_symmetry=True, **options)
     if as_json:
         payload = {"puzzle": puzzle, "source": file, "backend": backend, "encoding": "cnf", "status": "SAT" if total else "UNSAT",
                    "answers": answers, "checked": True,
@@ -45,5 +45,6 @@ def command(puzzle: str, file: str, backend: str, cardinality: str | None, pb: s
     for number, solution in enumerate(listed, 1):
         click.echo(f"-- solution {number}\n{solution.render()}")
     click.echo(f"{labels[0]}: {total} (every one checked; the last search was UNSAT)")
-    click.echo(f"{labels[1]}: {classes}")
+    if symmetric:
+        click.echo(f"{labels[1]}: {answers[labels[1]]}")
     click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
