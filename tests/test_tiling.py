@@ -1,7 +1,6 @@
 """Jigsaw and jig: real inputs give their known answers and counts; solver and reference agree."""
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -74,7 +73,7 @@ def test_count_command(run_cli):
 
 TILE = "\n".join(["#.#", "...", "#.#"])
 BAD_JIGSAW = {
-    "ragged": (f"Tile 1:\n#.#\n..\n#.#\n", ":3:1: row of length 2; tiles are 3 wide"),
+    "ragged": ("Tile 1:\n#.#\n..\n#.#\n", ":3:1: row of length 2; tiles are 3 wide"),
     "duplicate": (f"Tile 1:\n{TILE}\n\nTile 1:\n{TILE}\n", "duplicate tile id 1"),
     "not-square": (f"Tile 1:\n{TILE}\n\nTile 2:\n{TILE}\n", "2 tiles is not a square number"),
     "unknown-char": ("Tile 1:\n#x#\n...\n#.#\n", ":2:2: unknown character 'x'"),

@@ -1,0 +1,55 @@
+"""A backend that lies must be caught: the checker rejects its model and crosscheck names it."""
+from __future__ import annotations
+
+import pytest
+
+from puzzlesat.backends import base
+from puzzlesat.backends.pysat_backend import PysatBackend, PysatSession
+from puzzlesat.core.errors import CheckFailed
+from puzzlesat.core.model import CnfModel
+from puzzlesat.crosscheck import crosscheck
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.solving import load, solve
+
+from .conftest import INSTANCES
+
+
+class LyingSession(PysatSession):
+    def solve(self, timeout=None):
+        result = super().solve(timeout)
+        if result.model is not None:  # flip the first shown variable: a wrong model
+            truth = bytearray(result.model.truth)
+            truth[self.encoding.show[0]] ^= 1
+            result.model = CnfModel(bytes(truth))
+        return result
+
+
+class LyingBackend(PysatBackend):
+    def __init__(self) -> None:
+        super().__init__("cadical195")
+        self.name = "test:liar"
+
+    def _open(self, encoding):
+        return LyingSession(self, encoding)
+
+
+@pytest.fixture
+def liar(monkeypatch):
+    monkeypatch.setitem(base._FACTORIES, "test:liar", LyingBackend)
+    return "test:liar"
+
+
+@pytest.mark.parametrize("puzzle,path", [("aquarium", "aquarium/pa-6x6-easy-681742.txt"),
+                                         ("jigsaw", "aoc/2020-20/example.txt")])
+def test_wrong_model_is_rejected(liar, puzzle, path):
+    spec = get_puzzle(puzzle)
+    with pytest.raises(CheckFailed, match="test:liar returned a solution that breaks the rules"):
+        solve(spec, load(spec, str(INSTANCES / path)), liar)
+
+
+def test_crosscheck_names_the_culprit(liar):
+    spec = get_puzzle("aquarium")
+    rows = crosscheck(spec, load(spec, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")),
+                      ["cadical", liar], None, {})
+    verdict = {row.method: row.agrees for row in rows}
+    assert verdict == {"reference": True, "pysat:cadical195 [cnf]": True, "test:liar [cnf]": False}
