@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 from puzzlesat.core.timing import Stopwatch  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS  # noqa: E402
+from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium  # noqa: E402
 from puzzlesat.solving import count, load, solve  # noqa: E402
 
 AQUARIUM = get_puzzle("aquarium")
@@ -85,7 +86,7 @@ def generated(size: int, seed: int) -> Path:
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"aquarium-{size}-{seed}.txt"
     if not path.exists():
-        path.write_text(AQUARIUM.generate(size, seed))
+        path.write_text(generate_aquarium(size, seed))
     return path
 
 

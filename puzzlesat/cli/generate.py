@@ -4,7 +4,6 @@ from __future__ import annotations
 import click
 
 from ..core.files import write_text_atomic
-from ..encoders import get_puzzle
 
 output_option = click.option("-o", "--output", default="-", type=click.Path(dir_okay=False, allow_dash=True),
                              help="Output file (default: stdout).")
@@ -27,7 +26,9 @@ def aquarium(size: int, seed: int, output: str) -> None:
     Example:
       puzzlesat generate aquarium --size 50 --seed 1 -o big.txt
     """
-    write_text_atomic(output, get_puzzle("aquarium").generate(size, seed))
+    from ..encoders.aquarium.generate import generate
+
+    write_text_atomic(output, generate(size, seed))
 
 
 @command.command("jigsaw")

@@ -39,9 +39,5 @@ class Aquarium(Puzzle):
         from .reference import solve_reference
         return solve_reference(instance, limit)
 
-    def generate(self, size: int, seed: int) -> str:
-        from .generate import generate
-        return generate(size, seed).task_string() + "\n"
-
 
 PUZZLE = Aquarium()

@@ -99,7 +99,12 @@ class _Layout:
             self.wet[x] = x // n >= level
 
 
-def generate(size: int, seed: int, max_restarts: int = 50) -> AquariumInstance:
+def generate(size: int, seed: int) -> str:
+    """The task string (one line) of a new puzzle with exactly one solution."""
+    return generate_instance(size, seed).task_string() + "\n"
+
+
+def generate_instance(size: int, seed: int, max_restarts: int = 50) -> AquariumInstance:
     if size < 2:
         raise PuzzlesatError(f"--size {size}: an aquarium needs at least 2x2 cells")
     rng = random.Random(seed)
