@@ -1,4 +1,4 @@
-# Quick start: `make demo` (main job on bundled instances) and `make test` (whole test suite).
+# Quick start: `make demo` (solves and cross-checks bundled aquarium, jigsaw and jig instances) and `make test` (whole test suite).
 # Both create .venv with Python 3.11+ and install the project into it; nothing else is needed,
 # except the DIMACS solver binaries the round-trip tests use (`make solvers`, apt-get, as root).
 PYTHON ?= python3
@@ -20,6 +20,12 @@ demo: $(BIN)/puzzlesat
 		$(BIN)/puzzlesat solve aquarium $$f || exit 1; \
 		$(BIN)/puzzlesat crosscheck aquarium $$f --backends cadical,kissat,glucose,minisat,z3 || exit 1; \
 	done
+	@echo; echo "== jigsaw: AoC 2020 day 20, real input"
+	$(BIN)/puzzlesat solve jigsaw instances/aoc/2020-20/real-1.txt
+	$(BIN)/puzzlesat crosscheck jigsaw instances/aoc/2020-20/example.txt --backends cadical,glucose,z3 --count
+	@echo; echo "== jig: Matt Parker's 5x5 with two pictures"
+	$(BIN)/puzzlesat count jig instances/jig/matt5x5.jig
+	$(BIN)/puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,kissat,glucose,z3
 
 solvers:
 	@command -v cadical >/dev/null && command -v picosat >/dev/null || \
