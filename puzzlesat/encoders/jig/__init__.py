@@ -1,6 +1,8 @@
 """Jig: square pieces with tab types, rotated (not flipped) into a grid; every solution counted."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
@@ -8,6 +10,7 @@ from .instance import JigInstance, parse as _parse
 from .solution import JigSolution, rotate
 
 
+@lru_cache(maxsize=8)  # encode, decode and reference of one instance share it
 def tiling_problem(instance: JigInstance) -> TilingProblem:
     """Keys make "fits" an equality: a left/top side keeps its value, a right/bottom side is negated,
     so +k on the right meets -k on the left. Flat sides get no key (never fit inside the grid)."""

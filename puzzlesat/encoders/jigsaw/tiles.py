@@ -5,6 +5,8 @@ right), so touching sides fit exactly when their strings are equal. The outer bo
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..tiling.problem import TilingProblem, Variant
 from .grids import composition_table, orient
 from .instance import JigsawInstance
@@ -15,6 +17,7 @@ def borders(grid: tuple[str, ...]) -> tuple[str, str, str, str]:
     return grid[0], "".join(row[-1] for row in grid), grid[-1], "".join(row[0] for row in grid)
 
 
+@lru_cache(maxsize=8)  # encode, decode and reference of one instance share it
 def tiling_problem(instance: JigsawInstance) -> TilingProblem:
     variants = tuple(Variant(piece, o, borders(orient(tile, o)))
                      for piece, tile in enumerate(instance.tiles) for o in range(8))
