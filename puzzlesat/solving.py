@@ -39,11 +39,14 @@ class Report:
                 "times": {k: round(v, 6) for k, v in self.times.items()}}
 
 
-def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None) -> Any:
-    """Read and parse one instance file (``-`` = stdin)."""
+def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None, **shape: int) -> Any:
+    """Read and parse one instance file (``-`` = stdin). ``shape`` (rows, cols) is for inputs whose grid
+    shape is not in the file (a rectangular jigsaw); puzzles that take none reject it."""
     watch = watch or Stopwatch()
+    if shape and not puzzle.takes_shape:
+        raise PuzzlesatError(f"--rows/--cols do not apply to {puzzle.name}: its file gives the grid")
     with watch.phase("parse"):
-        return puzzle.parse(read_text(path), path)
+        return puzzle.parse(read_text(path), path, **shape)
 
 
 class Deadline:

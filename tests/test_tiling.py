@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 
+import json
+
 import pytest
 
 from puzzlesat.encoders import get_puzzle
@@ -144,3 +146,22 @@ def test_png_of_the_assembled_image(run_cli, tmp_path):
     assert code == 0 and data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
     assert width == height == 4 * 3 * 11  # 3 tiles of 10 cells, each followed by a grid line; scale 4
+
+
+def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
+    example = load(JIGSAW, str(AOC / "example.txt"))
+    assembled = solve(JIGSAW, example, "cadical").solution
+    # the top two rows of the assembled example, as a 2x3 puzzle
+    blocks = [f"Tile {tid}:\n" + "\n".join(tile)
+              for (tid, _), tile in zip(assembled.placement[:6], assembled.tiles[:6], strict=True)]
+    path = tmp_path / "rect.txt"
+    path.write_text("\n\n".join(reversed(blocks)) + "\n")
+    code, _, err = run_cli("solve", "jigsaw", str(path))
+    assert code == 2 and "6 tiles is not a square number" in err
+    instance = load(JIGSAW, str(path), rows=2, cols=3)
+    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 4  # 180-degree turn and two mirrors
+    assert count(JIGSAW, instance, "cadical", break_symmetry=True) == 1
+    code, out, _ = run_cli("count", "jigsaw", str(path), "--rows", "2", "--cols", "3", "--json")
+    assert code == 0 and json.loads(out)["answers"] == {"solutions": 4, "up_to_symmetry": 1}
+    code, _, err = run_cli("solve", "aquarium", str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"), "--rows", "2")
+    assert code == 2 and "do not apply to aquarium" in err

@@ -1,4 +1,5 @@
 """``puzzlesat count``: every solution, found by enumeration with blocking clauses, each one checked."""
+
 from __future__ import annotations
 
 import click
@@ -6,15 +7,36 @@ import click
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..solving import count, load
-from .options import (backend_option, cnf_options, common, echo_json, encoder_options, file_argument, format_seconds,
-                      json_option, puzzle_argument, timeout_option)
+from .options import (
+    backend_option,
+    cnf_options,
+    common,
+    echo_json,
+    encoder_options,
+    format_seconds,
+    instance_input,
+    json_option,
+    puzzle_argument,
+    shape,
+    timeout_option,
+)
 
 
 @click.command("count")
-@common(puzzle_argument, file_argument, backend_option, cnf_options, timeout_option, json_option)
+@common(puzzle_argument, instance_input, backend_option, cnf_options, timeout_option, json_option)
 @click.option("--list", "list_all", is_flag=True, help="Print every solution.")
-def command(puzzle: str, file: str, backend: str, cardinality: str | None, pb: str | None, timeout: float | None,
-            as_json: bool, list_all: bool) -> None:
+def command(
+    puzzle: str,
+    file: str,
+    rows: int | None,
+    cols: int | None,
+    backend: str,
+    cardinality: str | None,
+    pb: str | None,
+    timeout: float | None,
+    as_json: bool,
+    list_all: bool,
+) -> None:
     """Count all solutions of FILE, and the count up to the whole grid's symmetries.
 
     \b
@@ -25,19 +47,34 @@ def command(puzzle: str, file: str, backend: str, cardinality: str | None, pb: s
     # tiling puzzles also count one solution per symmetry class of the grid; others count solutions only
     labels = getattr(spec, "count_labels", ("solutions",))
     watch = Stopwatch()
-    instance = load(spec, file, watch)
+    instance = load(spec, file, watch, **shape(rows, cols))
     listed: list = []
     options = encoder_options(cardinality, pb)
     symmetric = len(labels) == 2
-    total = count(spec, instance, backend, timeout, watch, listed.append if list_all else None,
-                  **({"break_symmetry": False} if symmetric else {}), **options)
+    total = count(
+        spec,
+        instance,
+        backend,
+        timeout,
+        watch,
+        listed.append if list_all else None,
+        **({"break_symmetry": False} if symmetric else {}),
+        **options,
+    )
     answers = {labels[0]: total}
     if symmetric:
         answers[labels[1]] = count(spec, instance, backend, timeout, watch, None, break_symmetry=True, **options)
     if as_json:
-        payload = {"puzzle": puzzle, "source": file, "backend": backend, "encoding": "cnf", "status": "SAT" if total else "UNSAT",
-                   "answers": answers, "checked": True,
-                   "times": {k: round(v, 6) for k, v in watch.times.items()}}
+        payload = {
+            "puzzle": puzzle,
+            "source": file,
+            "backend": backend,
+            "encoding": "cnf",
+            "status": "SAT" if total else "UNSAT",
+            "answers": answers,
+            "checked": True,
+            "times": {k: round(v, 6) for k, v in watch.times.items()},
+        }
         if list_all:
             payload["solutions"] = [s.answers() | {"layout": s.render()} for s in listed]
         echo_json(payload)

@@ -1,4 +1,5 @@
 """``puzzlesat crosscheck``: several backends and the reference must agree, or the command fails."""
+
 from __future__ import annotations
 
 import click
@@ -7,20 +8,45 @@ from ..core.errors import PuzzlesatError
 from ..crosscheck import crosscheck, crosscheck_counts, default_backends
 from ..encoders import get_puzzle
 from ..solving import load
-from .options import (cnf_options, common, echo_json, encoder_options, file_argument, format_seconds,
-                      json_option, puzzle_argument, timeout_option)
+from .options import (
+    cnf_options,
+    common,
+    echo_json,
+    encoder_options,
+    format_seconds,
+    instance_input,
+    json_option,
+    puzzle_argument,
+    shape,
+    timeout_option,
+)
 
 
 @click.command("crosscheck")
-@common(puzzle_argument, file_argument)
-@click.option("--backends", default=None,
-              help="Comma-separated backend names (default: every available backend that fits).")
-@click.option("--count", "by_count", is_flag=True,
-              help="Compare solution counts (total and per symmetry class) instead of one solution; "
-                   "always on for jig, whose solutions are not unique.")
+@common(puzzle_argument, instance_input)
+@click.option(
+    "--backends", default=None, help="Comma-separated backend names (default: every available backend that fits)."
+)
+@click.option(
+    "--count",
+    "by_count",
+    is_flag=True,
+    help="Compare solution counts (total and per symmetry class) instead of one solution; "
+    "always on for jig, whose solutions are not unique.",
+)
 @common(cnf_options, timeout_option, json_option)
-def command(puzzle: str, file: str, backends: str | None, by_count: bool, cardinality: str | None, pb: str | None,
-            timeout: float | None, as_json: bool) -> None:
+def command(
+    puzzle: str,
+    file: str,
+    rows: int | None,
+    cols: int | None,
+    backends: str | None,
+    by_count: bool,
+    cardinality: str | None,
+    pb: str | None,
+    timeout: float | None,
+    as_json: bool,
+) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
 
     Exits 1 and names the culprit on any disagreement, failed check or error.
@@ -31,7 +57,7 @@ def command(puzzle: str, file: str, backends: str | None, by_count: bool, cardin
       puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,glucose,z3
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file)
+    instance = load(spec, file, None, **shape(rows, cols))
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else default_backends(spec)
     by_count = by_count or getattr(spec, "crosscheck_by_count", False)
     if by_count and not hasattr(spec, "count_labels"):
@@ -40,17 +66,35 @@ def command(puzzle: str, file: str, backends: str | None, by_count: bool, cardin
     rows = run(spec, instance, names, timeout, encoder_options(cardinality, pb))
     culprits = [row for row in rows if not row.agrees]
     if as_json:
-        echo_json({"puzzle": puzzle, "source": file, "agree": not culprits,
-                   "rows": [{"method": r.method, "status": r.status, "seconds": round(r.seconds, 6),
-                             "answers": r.answers, "agrees": r.agrees, "error": r.error} for r in rows]})
+        echo_json(
+            {
+                "puzzle": puzzle,
+                "source": file,
+                "agree": not culprits,
+                "rows": [
+                    {
+                        "method": r.method,
+                        "status": r.status,
+                        "seconds": round(r.seconds, 6),
+                        "answers": r.answers,
+                        "agrees": r.agrees,
+                        "error": r.error,
+                    }
+                    for r in rows
+                ],
+            }
+        )
     else:
         width = max(len(r.method) for r in rows)
         click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
         for r in rows:
             mark = "yes" if r.agrees else f"NO {r.error}".rstrip()
-            click.echo(f"{r.method:<{width}}  {r.status:<7} {format_seconds(r.seconds):>10}  {_numbers(r.answers):<34} {mark}")
-        summary = f"{len(rows)} methods agree" if not culprits else \
-            "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
+            click.echo(
+                f"{r.method:<{width}}  {r.status:<7} {format_seconds(r.seconds):>10}  {_numbers(r.answers):<34} {mark}"
+            )
+        summary = (
+            f"{len(rows)} methods agree" if not culprits else "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
+        )
         click.echo(summary)
     if culprits:
         raise SystemExit(1)

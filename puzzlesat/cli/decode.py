@@ -1,4 +1,5 @@
 """``puzzlesat decode``: read an external solver's answer to an exported DIMACS, decode and check it."""
+
 from __future__ import annotations
 
 import click
@@ -11,16 +12,39 @@ from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..formats.dimacs import parse_solver_output
 from ..solving import checked_solution, load
-from .options import cnf_options, common, echo_json, encoder_options, file_argument, json_option, puzzle_argument
+from .options import (
+    cnf_options,
+    common,
+    echo_json,
+    encoder_options,
+    instance_input,
+    json_option,
+    puzzle_argument,
+    shape,
+)
 
 
 @click.command("decode")
-@common(puzzle_argument, file_argument)
-@click.option("--model", "model_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="What the solver printed (SAT-competition format: 's ...' and 'v ... 0' lines).")
+@common(puzzle_argument, instance_input)
+@click.option(
+    "--model",
+    "model_path",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="What the solver printed (SAT-competition format: 's ...' and 'v ... 0' lines).",
+)
 @cnf_options
 @json_option
-def command(puzzle: str, file: str, model_path: str, cardinality: str | None, pb: str | None, as_json: bool) -> None:
+def command(
+    puzzle: str,
+    file: str,
+    rows: int | None,
+    cols: int | None,
+    model_path: str,
+    cardinality: str | None,
+    pb: str | None,
+    as_json: bool,
+) -> None:
     """Decode a solver's model of the DIMACS exported from FILE (same options as the export).
 
     \b
@@ -29,19 +53,29 @@ def command(puzzle: str, file: str, model_path: str, cardinality: str | None, pb
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch)
+    instance = load(spec, file, watch, **shape(rows, cols))
     with watch.phase("encode"):
         encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
     status, literals = parse_solver_output(read_text(model_path), model_path)
-    payload = {"puzzle": puzzle, "source": file, "backend": f"decode:{model_path}", "encoding": "cnf",
-               "status": status.value, "answers": {}, "checked": False}
+    payload = {
+        "puzzle": puzzle,
+        "source": file,
+        "backend": f"decode:{model_path}",
+        "encoding": "cnf",
+        "status": status.value,
+        "answers": {},
+        "checked": False,
+    }
     if status == Status.SAT:
         bad = [lit for lit in literals if abs(lit) > encoding.num_vars]
         if bad:
-            raise PuzzlesatError(f"{model_path}: literal {bad[0]} is beyond the encoding's "
-                                       f"{encoding.num_vars} variables: not a model of this export")
-        solution = checked_solution(spec, instance, encoding, CnfModel.from_literals(literals, encoding.num_vars),
-                                    model_path, watch)
+            raise PuzzlesatError(
+                f"{model_path}: literal {bad[0]} is beyond the encoding's "
+                f"{encoding.num_vars} variables: not a model of this export"
+            )
+        solution = checked_solution(
+            spec, instance, encoding, CnfModel.from_literals(literals, encoding.num_vars), model_path, watch
+        )
         payload.update(answers=solution.answers(), checked=True)
     payload["times"] = {k: round(v, 6) for k, v in watch.times.items()}
     if as_json:

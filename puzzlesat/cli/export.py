@@ -1,4 +1,5 @@
 """``puzzlesat export``: the encoding as DIMACS (with a variable map) or SMT-LIB2, for any solver."""
+
 from __future__ import annotations
 
 import click
@@ -8,16 +9,37 @@ from ..encoders import get_puzzle
 from ..formats.dimacs import to_dimacs, variable_map_json
 from ..formats.smt2 import to_smt2
 from ..solving import load
-from .options import cnf_options, common, encoder_options, file_argument, puzzle_argument
+from .options import (
+    cnf_options,
+    common,
+    encoder_options,
+    instance_input,
+    puzzle_argument,
+    shape,
+)
 
 
 @click.command("export")
-@common(puzzle_argument, file_argument)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="Output file ('-' for stdout). DIMACS also writes OUT.vars.json beside it.")
+@common(puzzle_argument, instance_input)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Output file ('-' for stdout). DIMACS also writes OUT.vars.json beside it.",
+)
 @click.option("--format", "fmt", type=click.Choice(["dimacs", "smt2"]), default="dimacs", show_default=True)
 @cnf_options
-def command(puzzle: str, file: str, output: str, fmt: str, cardinality: str | None, pb: str | None) -> None:
+def command(
+    puzzle: str,
+    file: str,
+    rows: int | None,
+    cols: int | None,
+    output: str,
+    fmt: str,
+    cardinality: str | None,
+    pb: str | None,
+) -> None:
     """Write the encoding of FILE for an external solver.
 
     \b
@@ -26,7 +48,7 @@ def command(puzzle: str, file: str, output: str, fmt: str, cardinality: str | No
       cadical a.cnf > a.out; puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model a.out
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file)
+    instance = load(spec, file, None, **shape(rows, cols))
     title = f"puzzlesat {puzzle} {file}"
     if fmt == "dimacs":
         encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))

@@ -11,6 +11,10 @@ from ..encoders import PUZZLES
 
 puzzle_argument = click.argument("puzzle", type=click.Choice(PUZZLES))
 file_argument = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+rows_option = click.option("--rows", type=click.IntRange(min=1), default=None,
+                           help="Grid rows, for inputs that do not say (a rectangular jigsaw).")
+cols_option = click.option("--cols", type=click.IntRange(min=1), default=None,
+                           help="Grid columns, for inputs that do not say (a rectangular jigsaw).")
 backend_option = click.option("--backend", "-b", default=DEFAULT_BACKEND, show_default=True,
                               help="Solver: pysat:NAME, an alias (cadical, kissat, ...), z3 or external:BINARY. "
                                    "See 'puzzlesat backends'.")
@@ -34,6 +38,16 @@ def encoder_options(cardinality: str | None, pb: str | None = None) -> dict[str,
     """Only the options the user set, so each encoder keeps its own measured defaults."""
     chosen = {"cardinality": cardinality, "pb": pb}
     return {key: value for key, value in chosen.items() if value}
+
+
+def instance_input(fn: Callable) -> Callable:
+    """FILE plus the optional grid shape (``--rows``/``--cols``) used to read it."""
+    return file_argument(rows_option(cols_option(fn)))
+
+
+def shape(rows: int | None, cols: int | None) -> dict[str, int]:
+    """Only the shape options the user set."""
+    return {key: value for key, value in (("rows", rows), ("cols", cols)) if value is not None}
 
 
 def cnf_options(fn: Callable) -> Callable:

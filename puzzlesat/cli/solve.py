@@ -1,4 +1,5 @@
 """``puzzlesat solve``: one instance, one backend, a checked solution."""
+
 from __future__ import annotations
 
 import sys
@@ -8,19 +9,41 @@ import click
 from ..core.errors import PuzzlesatError
 from ..core.files import write_bytes_atomic
 from ..core.timing import Stopwatch
-from ..formats.png import png_bytes
 from ..encoders import get_puzzle
+from ..formats.png import png_bytes
 from ..solving import load, solve
-from .options import (backend_option, cnf_options, common, echo_json, encoder_options, encoding_option,
-                      file_argument, format_seconds, json_option, puzzle_argument, timeout_option)
+from .options import (
+    backend_option,
+    cnf_options,
+    common,
+    echo_json,
+    encoder_options,
+    encoding_option,
+    format_seconds,
+    instance_input,
+    json_option,
+    puzzle_argument,
+    shape,
+    timeout_option,
+)
 
 
 @click.command("solve")
-@common(puzzle_argument, file_argument, backend_option, encoding_option, cnf_options, timeout_option,
-        json_option)
+@common(puzzle_argument, instance_input, backend_option, encoding_option, cnf_options, timeout_option, json_option)
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help="Also draw the solution as a PNG picture.")
-def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality: str | None, pb: str | None,
-            timeout: float | None, as_json: bool, png: str | None) -> None:
+def command(
+    puzzle: str,
+    file: str,
+    rows: int | None,
+    cols: int | None,
+    backend: str,
+    kind: str | None,
+    cardinality: str | None,
+    pb: str | None,
+    timeout: float | None,
+    as_json: bool,
+    png: str | None,
+) -> None:
     """Solve FILE, check the solution independently, and (aquarium) prove it unique.
 
     \b
@@ -29,7 +52,7 @@ def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality:
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch)
+    instance = load(spec, file, watch, **shape(rows, cols))
     report = solve(spec, instance, backend, kind, timeout, watch, **encoder_options(cardinality, pb))
     if png and report.solution is not None:
         if not hasattr(report.solution, "pixels"):
@@ -48,9 +71,14 @@ def command(puzzle: str, file: str, backend: str, kind: str | None, cardinality:
             click.echo("checked: yes (independent checker)")
             if "unique" in report.answers:
                 unique = report.answers["unique"]
-                click.echo("unique: " + {True: "yes (solver: no second solution, UNSAT)",
-                                         False: "no (the solver found a second solution)",
-                                         None: "unknown (second search gave no answer)"}[unique])
+                click.echo(
+                    "unique: "
+                    + {
+                        True: "yes (solver: no second solution, UNSAT)",
+                        False: "no (the solver found a second solution)",
+                        None: "unknown (second search gave no answer)",
+                    }[unique]
+                )
         click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
     if report.status != "SAT":
         raise SystemExit(1)

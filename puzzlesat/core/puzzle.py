@@ -31,9 +31,11 @@ class Puzzle(ABC):
     encodings: tuple[str, ...] = ("cnf", "smt")
     #: True when a solution is expected to be unique, so ``solve`` proves (or refutes) uniqueness
     claims_unique: bool = False
+    #: True when ``parse`` takes the grid shape (rows, cols) from the command line
+    takes_shape: bool = False
 
     @abstractmethod
-    def parse(self, text: str, path: str) -> Any:
+    def parse(self, text: str, path: str, **shape: int) -> Any:
         """Validate and build the instance; raise ``PuzzleFormatError`` naming line and column."""
 
     @abstractmethod

@@ -15,7 +15,7 @@ class Aquarium(Puzzle):
     encodings = ("cnf", "smt")
     claims_unique = True
 
-    def parse(self, text: str, path: str) -> AquariumInstance:
+    def parse(self, text: str, path: str, **shape: int) -> AquariumInstance:
         return _parse(text, path)
 
     def encode(self, instance: AquariumInstance, kind: str, **options: Any) -> Encoding:

@@ -32,7 +32,7 @@ class Jig(TilingPuzzle):
     #: a solve returns one of several layouts, so cross-checks compare counts
     crosscheck_by_count = True
 
-    def parse(self, text: str, path: str) -> JigInstance:
+    def parse(self, text: str, path: str, **shape: int) -> JigInstance:
         return _parse(text, path)
 
     def tiling_problem(self, instance: JigInstance) -> TilingProblem:

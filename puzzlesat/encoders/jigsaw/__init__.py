@@ -14,8 +14,10 @@ class Jigsaw(TilingPuzzle):
     name = "jigsaw"
     count_labels = ("solutions", "up_to_symmetry")
 
-    def parse(self, text: str, path: str) -> JigsawInstance:
-        return _parse(text, path)
+    takes_shape = True
+
+    def parse(self, text: str, path: str, **shape: int) -> JigsawInstance:
+        return _parse(text, path, shape.get("rows"), shape.get("cols"))
 
     def tiling_problem(self, instance: JigsawInstance) -> TilingProblem:
         return tiling_problem(instance)
