@@ -1,7 +1,6 @@
 """Jigsaw and jig: real inputs give their known answers and counts; solver and reference agree."""
 from __future__ import annotations
 
-
 import json
 
 import pytest

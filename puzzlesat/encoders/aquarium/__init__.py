@@ -6,7 +6,8 @@ from typing import Any
 from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
 from . import check as _check
-from .instance import AquariumInstance, parse as _parse
+from .instance import AquariumInstance
+from .instance import parse as _parse
 from .solution import AquariumSolution
 
 

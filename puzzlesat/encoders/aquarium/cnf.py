@@ -9,9 +9,9 @@ row, so wide regions weigh their width. The solution is defined by the ``fill`` 
 from __future__ import annotations
 
 from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
 from pysat.pb import EncType as PBType
 from pysat.pb import PBEnc
-from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
 from .instance import AquariumInstance

@@ -6,7 +6,8 @@ from functools import lru_cache
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
-from .instance import JigInstance, parse as _parse
+from .instance import JigInstance
+from .instance import parse as _parse
 from .solution import JigSolution, rotate
 
 

@@ -5,7 +5,8 @@ from ..tiling.problem import TilingProblem
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
 from .grids import orient
-from .instance import JigsawInstance, parse as _parse
+from .instance import JigsawInstance
+from .instance import parse as _parse
 from .solution import JigsawSolution
 from .tiles import tiling_problem
 
