@@ -37,13 +37,25 @@ def _initial(problem: TilingProblem) -> list[list[int]]:
     return domains
 
 
+#: in an offer map, a key offered by two or more pieces (any variant of another piece then fits)
+SEVERAL = -1
+
+
 def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
-    """side -> key -> pieces that offer that key on that side, over the variants of ``domain``."""
+    """side -> key -> the one piece offering that key on that side over ``domain``, or SEVERAL.
+    That is all a support check needs ("is there a fitting variant of *another* piece?") and it is
+    cheaper to build than sets of pieces."""
     per_side: list[dict] = [{} for _ in range(4)]
     for i in domain:
         v = problem.variants[i]
-        for side in range(4):
-            per_side[side].setdefault(v.keys[side], set()).add(v.piece)
+        piece = v.piece
+        for side, key in enumerate(v.keys):
+            offered = per_side[side]
+            seen = offered.get(key)
+            if seen is None:
+                offered[key] = piece
+            elif seen != piece:
+                offered[key] = SEVERAL
     return per_side
 
 
@@ -75,8 +87,8 @@ def cell_domains(problem: TilingProblem, break_symmetry: bool = False) -> list[l
         for i in domains[cell]:
             v = variants[i]
             for side, other in neighbours[cell]:
-                pieces = offers[other][OPPOSITE[side]].get(v.keys[side])
-                if not pieces or (len(pieces) == 1 and v.piece in pieces):
+                offered = offers[other][OPPOSITE[side]].get(v.keys[side])
+                if offered is None or offered == v.piece:
                     break
             else:
                 keep.append(i)
