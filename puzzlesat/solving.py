@@ -112,9 +112,10 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None = N
 
 def count(puzzle: Puzzle, instance: Any, backend_name: str, timeout: float | None = None,
           watch: Stopwatch | None = None, on_solution: Callable[[Solution], None] | None = None,
-          kind: str = "cnf", **options: Any) -> int:
+          kind: str = "cnf", limit: int | None = None, **options: Any) -> int:
     """Count solutions by enumeration: solve, check, block on the encoding's ``show`` set, repeat until
-    UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact."""
+    UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
+    With ``limit``, stop once that many are found (the result then means "at least ``limit``")."""
     watch = watch or Stopwatch()
     backend = get_backend(backend_name)
     backend.require("sat" if kind == "cnf" else "smt")
@@ -137,6 +138,8 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str, timeout: float | Non
             found += 1
             if on_solution is not None:
                 on_solution(solution)
+            if found == limit:
+                return found
             with watch.phase("solve"):
                 session.block(result.model)
     finally:

@@ -33,11 +33,16 @@ def _tiles(size: int, tile: int, ambiguity: int, rng: random.Random) -> list[tup
     picture = _picture(size * inner, rng)
     corner = [[rng.choice("#.") for _ in range(size + 1)] for _ in range(size + 1)]
 
-    def middle() -> str:
-        return "".join(rng.choice("#.") for _ in range(tile - 2))
-
-    horizontal = {(i, j): middle() for i in range(size + 1) for j in range(size)}
-    vertical = {(i, j): middle() for i in range(size) for j in range(size + 1)}
+    edge_count = 2 * size * (size + 1)
+    # distinct edge middles while there are enough of them (2^(T-2)), so that ambiguity is only what
+    # --ambiguity asks for; past that, collisions are unavoidable and the uniqueness check decides
+    if edge_count <= 2 ** inner:
+        codes = rng.sample(range(2 ** inner), edge_count)
+    else:
+        codes = [rng.randrange(2 ** inner) for _ in range(edge_count)]
+    middles = iter(format(code, f"0{inner}b").replace("0", ".").replace("1", "#") for code in codes)
+    horizontal = {(i, j): next(middles) for i in range(size + 1) for j in range(size)}
+    vertical = {(i, j): next(middles) for i in range(size) for j in range(size + 1)}
     internal = [("h", k) for k in horizontal if 0 < k[0] < size] + [("v", k) for k in vertical if 0 < k[1] < size]
     edges = {"h": horizontal, "v": vertical}
     for _ in range(min(ambiguity, len(internal) // 2)):
@@ -75,6 +80,6 @@ def generate(size: int, tile: int, ambiguity: int, seed: int) -> str:
         blocks = [f"Tile {ids[k]}:\n" + "\n".join(orient(tiles[t], rng.randrange(8))) for k, t in enumerate(order)]
         text = "\n\n".join(blocks) + "\n"
         instance = parse(text, "generated")
-        if count(PUZZLE, instance, "cadical", break_symmetry=True) == 1:
+        if count(PUZZLE, instance, "cadical", break_symmetry=True, limit=2) == 1:
             return text
     raise PuzzlesatError(f"no assembly unique up to symmetry in {ATTEMPTS} attempts: lower --ambiguity")
