@@ -104,35 +104,37 @@ def generate(size: int, seed: int) -> str:
     return generate_instance(size, seed).task_string() + "\n"
 
 
-def generate_instance(size: int, seed: int, max_restarts: int = 50) -> AquariumInstance:
+def generate_instance(size: int, seed: int) -> AquariumInstance:
     if size < 2:
         raise PuzzlesatError(f"--size {size}: an aquarium needs at least 2x2 cells")
     rng = random.Random(seed)
-    for _ in range(max_restarts):
-        layout = _Layout(size, rng)
-        while True:  # every round merges regions, so it ends (at worst with one region)
-            instance = layout.instance()
-            domains = propagated_levels(instance)
-            assert domains is not None, "the intended solution always satisfies the counts"
-            open_regions = [g for g, dom in domains.items() if len(dom) > 1]
-            if not open_regions:
-                if _proven_unique(instance, layout):
-                    return instance
-                break  # cannot happen if propagation is sound; the SAT proof is the safeguard
-            members: dict[int, list[int]] = {}
-            for cell in range(size * size):
-                members.setdefault(layout.find(cell), []).append(cell)
-            label_root = {instance.regions[x // size][x % size]: root for root, cells in members.items()
-                          for x in cells[:1]}
-            rng.shuffle(open_regions)
-            touched: set[int] = set()
-            for g in open_regions[:max(1, len(open_regions) // MERGE_SHARE)]:
-                root = label_root[g]
-                if root in touched or root not in members:
-                    continue
-                layout.merge(members[root][0], rng, members)
-                touched.add(layout.find(root))
-    raise PuzzlesatError(f"no unique {size}x{size} puzzle found after {max_restarts} layouts (seed {seed})")
+    layout = _Layout(size, rng)
+    while True:  # every round merges regions, so it ends (at worst with one region)
+        instance = layout.instance()
+        domains = propagated_levels(instance)
+        assert domains is not None, "the intended solution always satisfies the counts"
+        open_regions = [g for g, dom in domains.items() if len(dom) > 1]
+        if not open_regions:
+            break
+        members: dict[int, list[int]] = {}
+        for cell in range(size * size):
+            members.setdefault(layout.find(cell), []).append(cell)
+        label_root = {instance.regions[x // size][x % size]: root for root, cells in members.items()
+                      for x in cells[:1]}
+        rng.shuffle(open_regions)
+        touched: set[int] = set()
+        for g in open_regions[:max(1, len(open_regions) // MERGE_SHARE)]:
+            root = label_root[g]
+            if root in touched or root not in members:
+                continue
+            layout.merge(members[root][0], rng, members)
+            touched.add(layout.find(root))
+    # propagation fixed every level, so the solution is unique; the solver must confirm it, and a second
+    # solution here would mean the reference's propagation is unsound: a bug to report, not to retry
+    if not _proven_unique(instance, layout):
+        raise PuzzlesatError(f"internal: propagation solved the {size}x{size} puzzle (seed {seed}) "
+                             "but the SAT solver found a second solution")
+    return instance
 
 
 def _proven_unique(instance: AquariumInstance, layout: _Layout) -> bool:
