@@ -26,7 +26,7 @@ class Row:
 
 def default_backends(puzzle: Puzzle) -> list[str]:
     """Every available named backend that can solve the puzzle's encodings."""
-    wanted = {"sat" if kind == "cnf" else "smt" for kind in puzzle.encodings}
+    wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
     return [b.name for b in all_backends()
             if b.capabilities & wanted and b.unavailable_reason() is None]
 
@@ -54,11 +54,11 @@ def _method_rows(puzzle: Puzzle, backends: list[str], options: dict[str, Any],
     for name in backends:
         backend = get_backend(name)
         for kind in puzzle.encodings:
-            if ("sat" if kind == "cnf" else "smt") not in backend.capabilities:
+            if ("sat" if puzzle.formula_kind(kind) == "cnf" else "smt") not in backend.capabilities:
                 continue
             start = time.perf_counter()
             try:
-                status, answers = run(name, kind, options if kind == "cnf" else {})
+                status, answers = run(name, kind, options if puzzle.formula_kind(kind) == "cnf" else {})
                 rows.append(Row(f"{backend.name} [{kind}]", status, time.perf_counter() - start, answers))
             except PuzzlesatError as exc:
                 rows.append(Row(f"{backend.name} [{kind}]", "ERROR", time.perf_counter() - start, None, str(exc)))

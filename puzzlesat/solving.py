@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .backends import get_backend
+from .backends.base import DEFAULT_BACKEND
 from .core.errors import CheckFailed, PuzzlesatError
 from .core.files import read_text
 from .core.puzzle import Puzzle, Solution
@@ -39,14 +40,16 @@ class Report:
                 "times": {k: round(v, 6) for k, v in self.times.items()}}
 
 
-def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None, **shape: int) -> Any:
-    """Read and parse one instance file (``-`` = stdin). ``shape`` (rows, cols) is for inputs whose grid
-    shape is not in the file (a rectangular jigsaw); puzzles that take none reject it."""
+def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None, **reading: Any) -> Any:
+    """Read and parse one instance file (``-`` = stdin). ``reading`` holds the options that say how to
+    read it (a rectangular jigsaw's rows and cols, amphipod's unfold); each puzzle accepts its own."""
     watch = watch or Stopwatch()
-    if shape and not puzzle.takes_shape:
-        raise PuzzlesatError(f"--rows/--cols do not apply to {puzzle.name}: its file gives the grid")
+    for option in reading:
+        if option not in puzzle.reading_options:
+            flag = "--no-unfold" if option == "unfold" else f"--{option}"
+            raise PuzzlesatError(f"{flag} does not apply to {puzzle.name}")
     with watch.phase("parse"):
-        return puzzle.parse(read_text(path), path, **shape)
+        return puzzle.parse(read_text(path), path, **reading)
 
 
 class Deadline:
@@ -71,15 +74,31 @@ def checked_solution(puzzle: Puzzle, instance: Any, encoding, model, backend: st
     return solution
 
 
-def solve(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None = None,
-          timeout: float | None = None, watch: Stopwatch | None = None, **options: Any) -> Report:
-    """Solve one instance; for puzzles whose solutions should be unique, also prove or refute it."""
-    watch = watch or Stopwatch()
+def backend_for(puzzle: Puzzle, name: str | None) -> str:
+    """The backend asked for, else the puzzle's measured fastest, else the toolkit default."""
+    return name or puzzle.default_backend or DEFAULT_BACKEND
+
+
+def encoding_for(puzzle: Puzzle, kind: str | None) -> str:
     kind = kind or puzzle.encodings[0]
     if kind not in puzzle.encodings:
         raise PuzzlesatError(f"{puzzle.name} has no {kind} encoding (it has: {', '.join(puzzle.encodings)})")
-    backend = get_backend(backend_name)
-    backend.require("sat" if kind == "cnf" else "smt")
+    return kind
+
+
+def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | None = None,
+          timeout: float | None = None, watch: Stopwatch | None = None, method: str | None = None,
+          **options: Any) -> Report:
+    """Solve one instance; for puzzles whose solutions should be unique, also prove or refute it; for
+    optimisation puzzles, find a proven optimum."""
+    watch = watch or Stopwatch()
+    kind = encoding_for(puzzle, kind)
+    if puzzle.optimizes:
+        return solve_optimum(puzzle, instance, backend_for(puzzle, backend_name), kind, method, timeout, watch, **options)
+    if method is not None:
+        raise PuzzlesatError(f"--method applies to optimisation puzzles (amphipod), not {puzzle.name}")
+    backend = get_backend(backend_for(puzzle, backend_name))
+    backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
     if puzzle.claims_unique:
         backend.require("enumerate")
     deadline = Deadline(timeout)
@@ -110,15 +129,44 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None = N
     return report
 
 
-def count(puzzle: Puzzle, instance: Any, backend_name: str, timeout: float | None = None,
+def solve_optimum(puzzle: Puzzle, instance: Any, backend_name: str, kind: str, method: str | None,
+                  timeout: float | None, watch: Stopwatch, **options: Any) -> Report:
+    """Optimise with one method; the checker replays the decoded plan and must find the proven cost."""
+    from .optimize import METHODS, optimize
+
+    method = method or (puzzle.default_method if puzzle.formula_kind(kind) == "cnf" else "z3")
+    if method not in METHODS:
+        raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
+    with watch.phase("encode"):
+        encoding = puzzle.encode(instance, kind, **options)
+    shown_backend = "z3" if method == "z3" else get_backend(backend_name).name
+    report = Report(puzzle.name, getattr(instance, "source", ""), f"{shown_backend} ({method})", kind, "UNKNOWN",
+                    size=encoding.size(), times=watch.times)
+    with watch.phase("solve"):
+        optimum = optimize(encoding, method, backend_name, timeout)
+    report.status = optimum.status.value
+    if optimum.status != Status.SAT:
+        return report
+    report.solution = checked_solution(puzzle, instance, encoding, optimum.model, report.backend, watch)
+    total = sum(report.solution.answers().values())
+    if total != optimum.cost:
+        raise CheckFailed(f"{report.backend}: the decoded plans cost {total}, the solver claimed {optimum.cost}")
+    report.checked = True
+    report.answers = dict(report.solution.answers())
+    report.answers["optimal"] = True
+    return report
+
+
+def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: float | None = None,
           watch: Stopwatch | None = None, on_solution: Callable[[Solution], None] | None = None,
-          kind: str = "cnf", limit: int | None = None, **options: Any) -> int:
+          kind: str | None = None, limit: int | None = None, **options: Any) -> int:
     """Count solutions by enumeration: solve, check, block on the encoding's ``show`` set, repeat until
     UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
     With ``limit``, stop once that many are found (the result then means "at least ``limit``")."""
     watch = watch or Stopwatch()
-    backend = get_backend(backend_name)
-    backend.require("sat" if kind == "cnf" else "smt")
+    kind = encoding_for(puzzle, kind)
+    backend = get_backend(backend_for(puzzle, backend_name))
+    backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
     backend.require("enumerate")
     deadline = Deadline(timeout)
     with watch.phase("encode"):

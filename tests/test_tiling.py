@@ -163,4 +163,4 @@ def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
     code, out, _ = run_cli("count", "jigsaw", str(path), "--rows", "2", "--cols", "3", "--json")
     assert code == 0 and json.loads(out)["answers"] == {"solutions": 4, "up_to_symmetry": 1}
     code, _, err = run_cli("solve", "aquarium", str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"), "--rows", "2")
-    assert code == 2 and "do not apply to aquarium" in err
+    assert code == 2 and "--rows does not apply to aquarium" in err

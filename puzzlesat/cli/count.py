@@ -6,7 +6,7 @@ import click
 
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..solving import count, load
+from ..solving import backend_for, count, load
 from .options import (
     backend_option,
     cnf_options,
@@ -17,7 +17,7 @@ from .options import (
     instance_input,
     json_option,
     puzzle_argument,
-    shape,
+    reading,
     timeout_option,
 )
 
@@ -30,7 +30,8 @@ def command(
     file: str,
     rows: int | None,
     cols: int | None,
-    backend: str,
+    unfold: bool,
+    backend: str | None,
     cardinality: str | None,
     pb: str | None,
     timeout: float | None,
@@ -47,7 +48,7 @@ def command(
     # tiling puzzles also count one solution per symmetry class of the grid; others count solutions only
     labels = getattr(spec, "count_labels", ("solutions",))
     watch = Stopwatch()
-    instance = load(spec, file, watch, **shape(rows, cols))
+    instance = load(spec, file, watch, **reading(rows, cols, unfold))
     listed: list = []
     options = encoder_options(cardinality, pb)
     symmetric = len(labels) == 2
@@ -68,7 +69,7 @@ def command(
         payload = {
             "puzzle": puzzle,
             "source": file,
-            "backend": backend,
+            "backend": backend_for(spec, backend),
             "encoding": "cnf",
             "status": "SAT" if total else "UNSAT",
             "answers": answers,

@@ -17,7 +17,7 @@ from .options import (
     instance_input,
     json_option,
     puzzle_argument,
-    shape,
+    reading,
     timeout_option,
 )
 
@@ -40,6 +40,7 @@ def command(
     file: str,
     rows: int | None,
     cols: int | None,
+    unfold: bool,
     backends: str | None,
     by_count: bool,
     cardinality: str | None,
@@ -57,7 +58,7 @@ def command(
       puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,glucose,z3
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file, None, **shape(rows, cols))
+    instance = load(spec, file, None, **reading(rows, cols, unfold))
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else default_backends(spec)
     by_count = by_count or getattr(spec, "crosscheck_by_count", False)
     if by_count and not hasattr(spec, "count_labels"):

@@ -20,7 +20,7 @@ from .options import (
     instance_input,
     json_option,
     puzzle_argument,
-    shape,
+    reading,
 )
 
 
@@ -40,6 +40,7 @@ def command(
     file: str,
     rows: int | None,
     cols: int | None,
+    unfold: bool,
     model_path: str,
     cardinality: str | None,
     pb: str | None,
@@ -53,7 +54,7 @@ def command(
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch, **shape(rows, cols))
+    instance = load(spec, file, watch, **reading(rows, cols, unfold))
     with watch.phase("encode"):
         encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
     status, literals = parse_solver_output(read_text(model_path), model_path)

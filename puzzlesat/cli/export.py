@@ -15,7 +15,7 @@ from .options import (
     encoder_options,
     instance_input,
     puzzle_argument,
-    shape,
+    reading,
 )
 
 
@@ -35,6 +35,7 @@ def command(
     file: str,
     rows: int | None,
     cols: int | None,
+    unfold: bool,
     output: str,
     fmt: str,
     cardinality: str | None,
@@ -48,7 +49,7 @@ def command(
       cadical a.cnf > a.out; puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model a.out
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file, None, **shape(rows, cols))
+    instance = load(spec, file, None, **reading(rows, cols, unfold))
     title = f"puzzlesat {puzzle} {file}"
     if fmt == "dimacs":
         encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))

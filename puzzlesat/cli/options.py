@@ -15,13 +15,20 @@ rows_option = click.option("--rows", type=click.IntRange(min=1), default=None,
                            help="Grid rows, for inputs that do not say (a rectangular jigsaw).")
 cols_option = click.option("--cols", type=click.IntRange(min=1), default=None,
                            help="Grid columns, for inputs that do not say (a rectangular jigsaw).")
-backend_option = click.option("--backend", "-b", default=DEFAULT_BACKEND, show_default=True,
+backend_option = click.option("--backend", "-b", default=None,
                               help="Solver: pysat:NAME, an alias (cadical, kissat, ...), z3 or external:BINARY. "
-                                   "See 'puzzlesat backends'.")
-encoding_option = click.option("--encoding", "kind", type=click.Choice(["cnf", "smt"]), default=None,
-                               help="Encoding kind (default: the puzzle's first, cnf).")
+                                   f"See 'puzzlesat backends'. Default: {DEFAULT_BACKEND}, or the puzzle's "
+                                   "measured fastest (amphipod: pysat:glucose4).")
+encoding_option = click.option("--encoding", "kind", type=click.Choice(["cnf", "smt", "events", "unroll"]),
+                               default=None, help="Encoding (default: the puzzle's first; amphipod has events, "
+                                                  "unroll and smt, the others cnf and smt).")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                               help="Overall solver time limit in seconds.")
+method_option = click.option("--method", default=None,
+                             type=click.Choice(["rc2", "rc2-stratified", "rc2-plain", "descent", "z3"]),
+                             help="Optimisation method (amphipod): RC2 MaxSAT variants, SAT descent under a "
+                                  "pseudo-Boolean bound, or Z3 Optimize (with --encoding smt). Default: rc2, "
+                                  "or z3 for the smt encoding.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 cardinality_option = click.option("--cardinality", default=None,
                                   type=click.Choice(["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk",
@@ -40,14 +47,19 @@ def encoder_options(cardinality: str | None, pb: str | None = None) -> dict[str,
     return {key: value for key, value in chosen.items() if value}
 
 
+unfold_option = click.option("--no-unfold", "unfold", is_flag=True, default=True, flag_value=False,
+                             help="Amphipod: solve the drawing as it is, without the part 2 unfolding.")
+
+
 def instance_input(fn: Callable) -> Callable:
-    """FILE plus the optional grid shape (``--rows``/``--cols``) used to read it."""
-    return file_argument(rows_option(cols_option(fn)))
+    """FILE plus the options that say how to read it (``--rows``/``--cols``, ``--no-unfold``)."""
+    return file_argument(rows_option(cols_option(unfold_option(fn))))
 
 
-def shape(rows: int | None, cols: int | None) -> dict[str, int]:
-    """Only the shape options the user set."""
-    return {key: value for key, value in (("rows", rows), ("cols", cols)) if value is not None}
+def reading(rows: int | None, cols: int | None, unfold: bool) -> dict[str, int | bool]:
+    """Only the reading options the user set (each puzzle accepts its own)."""
+    chosen = (("rows", rows), ("cols", cols), ("unfold", None if unfold else False))
+    return {key: value for key, value in chosen if value is not None}
 
 
 def cnf_options(fn: Callable) -> Callable:

@@ -22,8 +22,9 @@ from .options import (
     format_seconds,
     instance_input,
     json_option,
+    method_option,
     puzzle_argument,
-    shape,
+    reading,
     timeout_option,
 )
 
@@ -31,29 +32,37 @@ from .options import (
 @click.command("solve")
 @common(puzzle_argument, instance_input, backend_option, encoding_option, cnf_options, timeout_option, json_option)
 @click.option("--png", type=click.Path(dir_okay=False), default=None, help="Also draw the solution as a PNG picture.")
+@method_option
+@click.option("--steps", is_flag=True, help="Amphipod: print the burrow after every move.")
 def command(
     puzzle: str,
     file: str,
     rows: int | None,
     cols: int | None,
-    backend: str,
+    unfold: bool,
+    backend: str | None,
     kind: str | None,
     cardinality: str | None,
     pb: str | None,
     timeout: float | None,
     as_json: bool,
     png: str | None,
+    method: str | None,
+    steps: bool,
 ) -> None:
     """Solve FILE, check the solution independently, and (aquarium) prove it unique.
 
     \b
     Example:
       puzzlesat solve aquarium instances/aquarium/pa-10x10-hard-2865115.txt --backend z3 --encoding smt
+      puzzlesat solve amphipod instances/aoc/2021-23/example.txt --method rc2 --steps
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch, **shape(rows, cols))
-    report = solve(spec, instance, backend, kind, timeout, watch, **encoder_options(cardinality, pb))
+    instance = load(spec, file, watch, **reading(rows, cols, unfold))
+    if steps and not spec.optimizes:
+        raise PuzzlesatError(f"--steps applies to amphipod plans, not {puzzle}")
+    report = solve(spec, instance, backend, kind, timeout, watch, method, **encoder_options(cardinality, pb))
     if png and report.solution is not None:
         if not hasattr(report.solution, "pixels"):
             raise PuzzlesatError(f"--png: no picture for {puzzle} solutions yet")
@@ -64,11 +73,14 @@ def command(
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
         click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})")
         if report.solution is not None:
-            click.echo(report.solution.render(colour=sys.stdout.isatty()))
-            extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique")}
+            shown = {"steps": True} if steps else {}
+            click.echo(report.solution.render(colour=sys.stdout.isatty(), **shown))
+            extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique", "optimal")}
             for key, value in extra.items():
                 click.echo(f"{key}: {value}")
             click.echo("checked: yes (independent checker)")
+            if report.answers.get("optimal"):
+                click.echo("optimal: yes (proven by the solver: nothing cheaper exists)")
             if "unique" in report.answers:
                 unique = report.answers["unique"]
                 click.echo(

@@ -26,6 +26,11 @@ class Encoding:
     assertions: list[Any] = field(default_factory=list)
     terms: dict[Any, Any] = field(default_factory=dict)
     show_terms: list[Any] = field(default_factory=list)
+    #: optimisation: weighted soft clauses (CNF; the cost of a model is the weight of those it breaks),
+    #: or a Z3 integer term to minimise (SMT); ``cost_offset`` is the part of the cost no choice changes
+    soft: list[tuple[list[int], int]] = field(default_factory=list)
+    objective: Any = None
+    cost_offset: int = 0
     #: free-form facts for the user (encoding options, sizes)
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -43,7 +48,8 @@ class Encoding:
     def size(self) -> dict[str, int]:
         """Variables and clauses (CNF) or assertions (SMT), for reports and benchmarks."""
         if self.kind == "cnf":
-            return {"variables": self.num_vars, "clauses": len(self.clauses)}
+            size = {"variables": self.num_vars, "clauses": len(self.clauses)}
+            return size | ({"soft": len(self.soft)} if self.soft else {})
         return {"terms": len(self.terms), "assertions": len(self.assertions)}
 
     def names(self) -> dict[int, str]:

@@ -31,8 +31,17 @@ class Puzzle(ABC):
     encodings: tuple[str, ...] = ("cnf", "smt")
     #: True when a solution is expected to be unique, so ``solve`` proves (or refutes) uniqueness
     claims_unique: bool = False
-    #: True when ``parse`` takes the grid shape (rows, cols) from the command line
-    takes_shape: bool = False
+    #: keyword options of ``parse`` that the command line may set (``rows``/``cols``, ``unfold``)
+    reading_options: tuple[str, ...] = ()
+    #: optimisation puzzles: ``solve`` proves an optimum with one of ``optimize.METHODS``
+    optimizes: bool = False
+    default_method: str | None = None
+    #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
+    default_backend: str | None = None
+
+    def formula_kind(self, encoding: str) -> str:
+        """``cnf`` or ``smt``: what a backend must accept to take the named encoding."""
+        return "smt" if encoding == "smt" else "cnf"
 
     @abstractmethod
     def parse(self, text: str, path: str, **shape: int) -> Any:

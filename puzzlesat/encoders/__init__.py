@@ -6,7 +6,7 @@ import importlib
 from ..core.errors import PuzzlesatError
 from ..core.puzzle import Puzzle
 
-PUZZLES = ("aquarium", "jigsaw", "jig")
+PUZZLES = ("aquarium", "jigsaw", "jig", "amphipod")
 
 
 def get_puzzle(name: str) -> Puzzle:

@@ -15,7 +15,7 @@ class Jigsaw(TilingPuzzle):
     name = "jigsaw"
     count_labels = ("solutions", "up_to_symmetry")
 
-    takes_shape = True
+    reading_options = ("rows", "cols")
 
     def parse(self, text: str, path: str, **shape: int) -> JigsawInstance:
         return _parse(text, path, shape.get("rows"), shape.get("cols"))

@@ -1,0 +1,56 @@
+"""Amphipod (AoC 2021 day 23): the least energy to sort amphipods into their rooms, proven optimal."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.encoding import Encoding
+from ...core.puzzle import Puzzle
+from .check import check as _check
+from .instance import AmphipodInstance
+from .instance import parse as _parse
+from .solution import AmphipodSolution, Plan
+
+
+class Amphipod(Puzzle):
+    name = "amphipod"
+    encodings = ("events", "unroll", "smt")
+    reading_options = ("unfold",)
+    optimizes = True
+    default_method = "rc2"
+    default_backend = "pysat:glucose4"
+
+    def parse(self, text: str, path: str, unfold: bool = True) -> AmphipodInstance:
+        return _parse(text, path, unfold)
+
+    def encode(self, instance: AmphipodInstance, kind: str, **options: Any) -> Encoding:
+        if kind == "events":
+            from .events import encode_events
+            return encode_events(instance.burrows, **options)
+        if kind == "unroll":
+            from .unroll import encode_unroll
+            return encode_unroll(instance.burrows, **options)
+        from .smt import encode_smt
+        return encode_smt(instance.burrows, **options)
+
+    def decode(self, instance: AmphipodInstance, encoding: Encoding, model) -> AmphipodSolution:
+        if encoding.info["encoding"] == "unroll":
+            from .unroll import decode_unroll as decoder
+        else:
+            from .events import decode_events as decoder
+        plans = decoder(instance.burrows, encoding, model)
+        return AmphipodSolution(tuple(Plan(label, burrow, tuple(moves), energy)
+                                      for (label, burrow), (moves, energy) in zip(instance.burrows, plans)))
+
+    def check(self, instance: AmphipodInstance, solution: AmphipodSolution) -> list[str]:
+        return _check(instance, solution)
+
+    def reference(self, instance: AmphipodInstance, limit: int) -> list[AmphipodSolution]:
+        from .reference import cheapest_plan
+        plans = []
+        for label, burrow in instance.burrows:
+            energy, moves = cheapest_plan(burrow)
+            plans.append(Plan(label, burrow, tuple(moves), energy))
+        return [AmphipodSolution(tuple(plans))]
+
+
+PUZZLE = Amphipod()

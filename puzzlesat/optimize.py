@@ -1,0 +1,146 @@
+"""Optimal models of an encoding with a cost: MaxSAT (RC2 variants), SAT descent, Z3 Optimize.
+
+Every method returns the model and its cost only after proving that nothing cheaper exists: RC2 by its
+cores, the descent by an UNSAT answer under the bound "cost <= best - 1", Z3 by finishing ``minimize``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .backends import get_backend
+from .backends.base import Backend, call_with_timeout
+from .core.encoding import Encoding
+from .core.errors import BackendError, PuzzlesatError, SolverTimeout
+from .core.model import CnfModel, SmtModel
+from .core.result import Status
+
+#: method -> (formula kind it needs, one-line description)
+METHODS = {
+    "rc2": ("cnf", "RC2 MaxSAT with core exhaustion and core minimisation"),
+    "rc2-stratified": ("cnf", "RC2 with stratification by weight, core exhaustion and minimisation"),
+    "rc2-plain": ("cnf", "RC2 without exhaustion or minimisation (for comparison; slow)"),
+    "descent": ("cnf", "SAT descent: solve, then add 'cost <= best - 1' (pysat.pb) until UNSAT"),
+    "z3": ("smt", "Z3 Optimize minimising the SMT encoding's cost term"),
+}
+
+
+@dataclass
+class Optimum:
+    status: Status  # SAT (an optimum was proven) or UNSAT (no plan at all)
+    model: CnfModel | SmtModel | None = None
+    cost: int | None = None  # including the encoding's fixed offset
+    steps: int = 0  # solver calls (descent) or cores (RC2), for reports
+
+
+def optimize(encoding: Encoding, method: str, backend_name: str, timeout: float | None = None) -> Optimum:
+    if method not in METHODS:
+        raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
+    if METHODS[method][0] != encoding.kind:
+        raise PuzzlesatError(f"method {method} needs the {METHODS[method][0]} encoding, not {encoding.kind}")
+    if method == "z3":
+        return _z3(encoding, timeout)
+    backend = get_backend(backend_name)
+    if method == "descent":
+        return _descent(encoding, backend, timeout)
+    return _rc2(encoding, method, backend, timeout)
+
+
+def _rc2(encoding: Encoding, method: str, backend: Backend, timeout: float | None) -> Optimum:
+    from pysat.examples.rc2 import RC2, RC2Stratified
+    from pysat.formula import WCNF
+
+    if not backend.name.startswith("pysat:"):
+        raise BackendError(f"method {method} runs RC2 on a PySAT solver: choose a pysat:NAME backend, not {backend.name}")
+    backend.require("sat")
+    wcnf = WCNF()
+    wcnf.extend(encoding.clauses)
+    for clause, weight in encoding.soft:
+        wcnf.append(clause, weight=weight)
+    kind = RC2Stratified if method == "rc2-stratified" else RC2
+    tuned = method != "rc2-plain"
+
+    def run() -> tuple[list[int] | None, int, int]:
+        with kind(wcnf, solver=backend.name.split(":", 1)[1], exhaust=tuned, minz=tuned) as rc2:
+            model = rc2.compute()
+            return model, rc2.cost, 0
+
+    model, cost, cores = call_with_timeout(run, timeout, backend.name)
+    if model is None:
+        return Optimum(Status.UNSAT)
+    return Optimum(Status.SAT, CnfModel.from_literals(model, encoding.num_vars), cost + encoding.cost_offset, cores)
+
+
+def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
+    """Linear SAT-UNSAT search: each bound is added for good (bounds only tighten), so any backend that
+    takes new clauses works, and the final UNSAT proves the last model optimal."""
+    import time
+
+    from pysat.pb import EncType, PBEnc
+
+    end = None if timeout is None else time.perf_counter() + timeout
+    num_vars = encoding.num_vars
+    pool = encoding.pool
+    extra: list[list[int]] = []
+    violated: list[int] = []  # per soft clause, a literal that is true when the clause is broken
+    for clause, _ in encoding.soft:
+        if len(clause) == 1:
+            violated.append(-clause[0])
+        else:
+            relax = pool.id(("relax", len(violated)))
+            extra.append(clause + [relax])
+            violated.append(relax)
+    weights = [weight for _, weight in encoding.soft]
+    session = backend.open(encoding)
+    best: Optimum | None = None
+    steps = 0
+    try:
+        for clause in extra:
+            session.add_clause(clause)
+        while True:
+            left = None if end is None else end - time.perf_counter()
+            if left is not None and left <= 0:
+                raise SolverTimeout(backend.name, timeout)
+            result = session.solve(left)
+            steps += 1
+            if result.status == Status.UNSAT:
+                return best or Optimum(Status.UNSAT, steps=steps)
+            if result.status != Status.SAT:
+                raise SolverTimeout(backend.name, timeout or 0)
+            model = result.model
+            cost = sum(w for lit, w in zip(violated, weights) if model.value(abs(lit)) == (lit > 0))
+            best = Optimum(Status.SAT, _trim(model, num_vars), cost + encoding.cost_offset, steps)
+            if cost == 0:
+                return best
+            bound = PBEnc.leq(lits=violated, weights=weights, bound=cost - 1, vpool=pool, encoding=EncType.best)
+            for clause in bound.clauses:
+                session.add_clause(clause)
+    finally:
+        session.close()
+
+
+def _trim(model: CnfModel, num_vars: int) -> CnfModel:
+    """Drop the bound's auxiliary variables so the model matches the encoding."""
+    return CnfModel(model.truth[:num_vars + 1])
+
+
+def _z3(encoding: Encoding, timeout: float | None) -> Optimum:
+    import z3
+
+    optimizer = z3.Optimize()
+    if timeout is not None:
+        optimizer.set("timeout", max(1, int(timeout * 1000)))
+    optimizer.add(*encoding.assertions)
+    optimizer.minimize(encoding.objective)
+    answer = optimizer.check()
+    if answer == z3.unsat:
+        return Optimum(Status.UNSAT)
+    if answer != z3.sat:
+        raise SolverTimeout("z3", timeout or 0)
+    model = optimizer.model()
+    cost = model.eval(encoding.objective, model_completion=True).as_long()
+    return Optimum(Status.SAT, SmtModel(model), cost + encoding.cost_offset)
+
+
+def method_summary() -> dict[str, Any]:
+    return {name: description for name, (_, description) in METHODS.items()}
