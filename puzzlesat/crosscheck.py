@@ -5,11 +5,13 @@ Every solution passes the independent checker; the answers (uniqueness included)
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .backends import all_backends, get_backend
-from .core.errors import PuzzlesatError
+from .backends.base import DEFAULT_BACKEND
+from .core.errors import PuzzlesatError, SolverTimeout
 from .core.puzzle import Puzzle
 from .solving import count, solve
 
@@ -25,7 +27,10 @@ class Row:
 
 
 def default_backends(puzzle: Puzzle) -> list[str]:
-    """Every available named backend that can solve the puzzle's encodings."""
+    """Every available named backend that can solve the puzzle's encodings; for optimisation puzzles,
+    whose methods are the variety, the puzzle's default backend."""
+    if puzzle.optimizes:
+        return [puzzle.default_backend or DEFAULT_BACKEND]
     wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
     return [b.name for b in all_backends()
             if b.capabilities & wanted and b.unavailable_reason() is None]
@@ -60,8 +65,38 @@ def _method_rows(puzzle: Puzzle, backends: list[str], options: dict[str, Any],
             try:
                 status, answers = run(name, kind, options if puzzle.formula_kind(kind) == "cnf" else {})
                 rows.append(Row(f"{backend.name} [{kind}]", status, time.perf_counter() - start, answers))
+            except SolverTimeout as exc:
+                rows.append(Row(f"{backend.name} [{kind}]", "TIMEOUT", time.perf_counter() - start, None, str(exc)))
             except PuzzlesatError as exc:
                 rows.append(Row(f"{backend.name} [{kind}]", "ERROR", time.perf_counter() - start, None, str(exc)))
+    return rows
+
+
+def crosscheck_optima(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
+                      options: dict[str, Any]) -> list[Row]:
+    """Every encoding with every optimisation method that fits it, against the reference's optimum.
+    A run that times out is reported but is not a disagreement; any other difference is."""
+    from .optimize import METHODS
+
+    rows = [reference_row(puzzle, instance)]
+    for kind in puzzle.encodings:
+        for method, (formula, _) in METHODS.items():
+            if formula != puzzle.formula_kind(kind):
+                continue
+            for name in backends if method != "z3" else ["z3"]:
+                label = f"{method} on {get_backend(name).name if method != 'z3' else 'z3'} [{kind}]"
+                start = time.perf_counter()
+                try:
+                    report = solve(puzzle, instance, name, kind, timeout, method=method, **options)
+                    answers = {k: v for k, v in report.answers.items() if k != "optimal"}
+                    rows.append(Row(label, report.status, time.perf_counter() - start, answers))
+                except SolverTimeout as exc:
+                    rows.append(Row(label, "TIMEOUT", time.perf_counter() - start, None, str(exc)))
+                except PuzzlesatError as exc:
+                    rows.append(Row(label, "ERROR", time.perf_counter() - start, None, str(exc)))
+    expected = rows[0].answers
+    for row in rows:
+        row.agrees = row.answers is not None and not row.error and row.answers == expected
     return rows
 
 

@@ -76,10 +76,7 @@ def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Opt
     takes new clauses works, and the final UNSAT proves the last model optimal."""
     import time
 
-    from pysat.pb import EncType, PBEnc
-
     end = None if timeout is None else time.perf_counter() + timeout
-    num_vars = encoding.num_vars
     pool = encoding.pool
     extra: list[list[int]] = []
     violated: list[int] = []  # per soft clause, a literal that is true when the clause is broken
@@ -91,32 +88,48 @@ def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Opt
             extra.append(clause + [relax])
             violated.append(relax)
     weights = [weight for _, weight in encoding.soft]
+    top = max(pool.top, encoding.num_vars)  # bounds take fresh variables above this
     session = backend.open(encoding)
-    best: Optimum | None = None
-    steps = 0
     try:
         for clause in extra:
             session.add_clause(clause)
-        while True:
-            left = None if end is None else end - time.perf_counter()
-            if left is not None and left <= 0:
-                raise SolverTimeout(backend.name, timeout)
-            result = session.solve(left)
-            steps += 1
-            if result.status == Status.UNSAT:
-                return best or Optimum(Status.UNSAT, steps=steps)
-            if result.status != Status.SAT:
-                raise SolverTimeout(backend.name, timeout or 0)
-            model = result.model
-            cost = sum(w for lit, w in zip(violated, weights) if model.value(abs(lit)) == (lit > 0))
-            best = Optimum(Status.SAT, _trim(model, num_vars), cost + encoding.cost_offset, steps)
-            if cost == 0:
-                return best
-            bound = PBEnc.leq(lits=violated, weights=weights, bound=cost - 1, vpool=pool, encoding=EncType.best)
-            for clause in bound.clauses:
-                session.add_clause(clause)
+        return _descend(session, encoding, violated, weights, top, end, backend.name)
+    except SolverTimeout:
+        raise SolverTimeout(backend.name, timeout or 0) from None
     finally:
         session.close()
+
+
+def _descend(session, encoding: Encoding, violated: list[int], weights: list[int], top: int,
+             end: float | None, backend: str) -> Optimum:
+    import time
+
+    from pysat.pb import EncType, PBEnc
+
+    best: Optimum | None = None
+    steps = 0
+    while True:
+        left = None if end is None else end - time.perf_counter()
+        if left is not None and left <= 0:
+            raise SolverTimeout(backend, 0)
+        result = session.solve(left)
+        steps += 1
+        if result.status == Status.UNSAT:
+            return best or Optimum(Status.UNSAT, steps=steps)
+        if result.status != Status.SAT:
+            raise SolverTimeout(backend, 0)
+        model = result.model
+        cost = sum(w for lit, w in zip(violated, weights) if model.value(abs(lit)) == (lit > 0))
+        best = Optimum(Status.SAT, _trim(model, encoding.num_vars), cost + encoding.cost_offset, steps)
+        if cost == 0:
+            return best
+        left = None if end is None else max(0.001, end - time.perf_counter())
+        # building the bound can take long for big weights: it runs under the same time limit
+        bound = call_with_timeout(lambda: PBEnc.leq(lits=violated, weights=weights, bound=cost - 1, top_id=top,
+                                                    encoding=EncType.best).clauses, left, backend)
+        top = max([top] + [abs(lit) for clause in bound for lit in clause])
+        for clause in bound:
+            session.add_clause(clause)
 
 
 def _trim(model: CnfModel, num_vars: int) -> CnfModel:

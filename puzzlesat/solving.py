@@ -6,8 +6,9 @@ the solver answered UNSAT with the first solution blocked.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .backends import get_backend
 from .backends.base import DEFAULT_BACKEND

@@ -12,7 +12,8 @@ from __future__ import annotations
 import multiprocessing
 import traceback
 from abc import ABC, abstractmethod
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
@@ -27,7 +28,7 @@ CAPABILITIES = ("sat", "smt", "enumerate", "count", "optimize")
 class Session(ABC):
     """One encoding loaded into one solver."""
 
-    def __init__(self, backend: "Backend", encoding: Encoding) -> None:
+    def __init__(self, backend: Backend, encoding: Encoding) -> None:
         self.backend = backend
         self.encoding = encoding
 
@@ -51,7 +52,7 @@ class Session(ABC):
     def close(self) -> None:
         """Free solver memory; the session is unusable afterwards."""
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         return self
 
     def __exit__(self, *exc: object) -> None:

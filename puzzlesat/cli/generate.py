@@ -66,3 +66,21 @@ def jig(rows: int, cols: int, types: int, seed: int, output: str) -> None:
     from ..encoders.jig.generate import generate
 
     write_text_atomic(output, generate(rows, cols, types, seed))
+
+
+@command.command("amphipod")
+@click.option("--rooms", type=click.IntRange(min=1, max=10), default=4, show_default=True, help="Rooms (types A, B, ...).")
+@click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True, help="Slots per room.")
+@seed_option
+@output_option
+def amphipod(rooms: int, depth: int, seed: int, output: str) -> None:
+    """A random amphipod burrow with a plan (solvability proven by the SAT solver). Solve it with
+    --no-unfold unless it has 4 rooms.
+
+    \b
+    Example:
+      puzzlesat generate amphipod --rooms 5 --depth 3 --seed 1 -o burrow.txt
+    """
+    from ..encoders.amphipod.generate import generate
+
+    write_text_atomic(output, generate(rooms, depth, seed))

@@ -41,8 +41,7 @@ class Encoding:
         top = self.pool.top if self.pool is not None else 0
         for clause in self.clauses:
             for lit in clause:
-                if abs(lit) > top:
-                    top = abs(lit)
+                top = max(top, abs(lit))
         return top
 
     def size(self) -> dict[str, int]:

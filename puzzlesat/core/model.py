@@ -12,7 +12,7 @@ class CnfModel:
     truth: bytes
 
     @classmethod
-    def from_literals(cls, literals: list[int], num_vars: int) -> "CnfModel":
+    def from_literals(cls, literals: list[int], num_vars: int) -> CnfModel:
         """Build from a solver's literal list; variables it leaves out are false."""
         truth = bytearray(num_vars + 1)
         for lit in literals:

@@ -113,11 +113,11 @@ def decode_events(burrows: tuple[tuple[str, Burrow], ...], encoding: Encoding, m
         options = {m.index: next((o for o in movers.options(m) if chosen(label, m.index, o)), None) for m in movers.all}
         energy = movers.fixed_energy + sum(movers.detour(m, options[m.index]) for m in movers.all
                                            if options[m.index] is not None)
-        plans.append((_moves(movers, order(label, 2 * len(movers.all)), options), energy))
+        plans.append((moves_from_events(movers, order(label, 2 * len(movers.all)), options), energy))
     return plans
 
 
-def _moves(movers: Movers, order: list[int], chosen: dict[int, int | None]) -> list[Move]:
+def moves_from_events(movers: Movers, order: list[int], chosen: dict[int, int | None]) -> list[Move]:
     """Replay the event order into moves; the home slot is the deepest free one at that moment."""
     burrow = movers.burrow
     free = [burrow.depth - burrow.settled(k) - 1 for k in range(burrow.types)]

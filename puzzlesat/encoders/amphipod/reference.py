@@ -9,8 +9,8 @@ least to its room's door and one step in.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from itertools import count
-from typing import Iterator
 
 from .burrow import Burrow, between, step_cost
 from .rules import Cell, Move, State, is_goal, start_state

@@ -11,7 +11,7 @@ class AquariumSolution:
     water: tuple[tuple[bool, ...], ...]
 
     @classmethod
-    def from_lines(cls, lines: list[str]) -> "AquariumSolution":
+    def from_lines(cls, lines: list[str]) -> AquariumSolution:
         return cls(tuple(tuple(ch == "#" for ch in line) for line in lines))
 
     def lines(self) -> list[str]:

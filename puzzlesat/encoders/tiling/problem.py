@@ -7,8 +7,8 @@ fits (a jig's flat side inside the grid). ``outer_ok`` says which sides may face
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Hashable
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
 

@@ -1,0 +1,133 @@
+"""Amphipod: AoC answers on every method and encoding, agreement with the A* reference on generated
+burrows, the checker, and one-line errors on bad drawings."""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from puzzlesat.core.errors import PuzzleFormatError
+from puzzlesat.encoders.amphipod import PUZZLE
+from puzzlesat.encoders.amphipod.generate import random_burrow, solvable
+from puzzlesat.encoders.amphipod.instance import AmphipodInstance, parse
+from puzzlesat.encoders.amphipod.reference import cheapest_plan
+from puzzlesat.solving import load, solve
+
+from .conftest import INSTANCES
+
+AOC = INSTANCES / "aoc" / "2021-23"
+INPUTS = ["example", "real-1", "real-2"]
+
+
+def expected(name: str) -> dict[str, int]:
+    part1, part2 = map(int, (AOC / f"{name}.answers").read_text().split())
+    return {"part1": part1, "part2": part2}
+
+
+@pytest.mark.parametrize("name", INPUTS)
+def test_aoc_answers_with_the_defaults(name, run_cli):
+    code, out, _ = run_cli("solve", "amphipod", str(AOC / f"{name}.txt"), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["checked"]
+    assert report["answers"] == expected(name) | {"optimal": True}
+
+
+@pytest.mark.parametrize("method", ["rc2", "rc2-stratified"])
+@pytest.mark.parametrize("name", INPUTS)
+def test_aoc_answers_with_rc2_variants_on_cadical(name, method):
+    instance = load(PUZZLE, str(AOC / f"{name}.txt"))
+    report = solve(PUZZLE, instance, "pysat:cadical195", "events", method=method)
+    assert {k: report.answers[k] for k in ("part1", "part2")} == expected(name)
+
+
+@pytest.mark.parametrize("method,kind", [("descent", "events"), ("z3", "smt")])
+def test_example_with_descent_and_z3(method, kind):
+    instance = load(PUZZLE, str(AOC / "example.txt"))
+    report = solve(PUZZLE, instance, None, kind, method=method)
+    assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected("example")
+
+
+@pytest.mark.parametrize("name", INPUTS)
+def test_unrolling_gives_part1(name):
+    """The unrolled encoding on part 1 (part 2 takes minutes; see BENCHMARKS.md)."""
+    instance = load(PUZZLE, str(AOC / f"{name}.txt"), unfold=False)
+    report = solve(PUZZLE, instance, None, "unroll")
+    assert report.answers["energy"] == expected(name)["part1"]
+
+
+def _small_burrows(count: int) -> list:
+    rng = random.Random(7)
+    out = []
+    while len(out) < count:
+        rooms = rng.choice([2, 3, 4])
+        burrow = random_burrow(rooms, rng.choice([1, 2, 3] if rooms < 4 else [1, 2]), rng)
+        if solvable(burrow):
+            out.append(burrow)
+    return out
+
+
+@pytest.mark.parametrize("burrow", _small_burrows(14), ids=lambda b: f"{b.types}x{b.depth}-{hash(b.rooms) % 997}")
+def test_generated_optimum_equals_reference(burrow):
+    """Event ordering (RC2 and Z3) and the unrolling agree with A* on random small burrows."""
+    instance = AmphipodInstance((("energy", burrow),), "generated")
+    best, _ = cheapest_plan(burrow)
+    for kind, method in (("events", "rc2"), ("smt", "z3"), ("unroll", "rc2-stratified")):
+        report = solve(PUZZLE, instance, None, kind, method=method)
+        assert report.answers["energy"] == best, (kind, method, burrow.draw())
+
+
+def test_checker_rejects_wrong_plans():
+    instance = load(PUZZLE, str(AOC / "example.txt"), unfold=False)
+    good = PUZZLE.reference(instance, 1)[0]
+    assert PUZZLE.check(instance, good) == []
+    plan = good.plans[0]
+    cheaper = replace(good, plans=(replace(plan, energy=plan.energy - 1),))
+    assert "cost" in PUZZLE.check(instance, cheaper)[0]
+    shortened = replace(good, plans=(replace(plan, moves=plan.moves[:-1]),))
+    assert "not home" in PUZZLE.check(instance, shortened)[0]
+    first = plan.moves[0]
+    above_room = replace(first, target=("hall", instance.burrows[0][1].room_x[0]))
+    stops_above = replace(good, plans=(replace(plan, moves=(above_room,) + plan.moves[1:]),))
+    assert "never stop above a room" in PUZZLE.check(instance, stops_above)[0]
+
+
+def test_steps_and_crosscheck(run_cli, tmp_path):
+    path = tmp_path / "small.txt"
+    code, _, _ = run_cli("generate", "amphipod", "--rooms", "3", "--depth", "2", "--seed", "3", "-o", str(path))
+    assert code == 0
+    code, out, _ = run_cli("solve", "amphipod", str(path), "--no-unfold", "--steps")
+    assert code == 0 and out.count("#####") >= 3 and "optimal: yes" in out
+    code, out, _ = run_cli("crosscheck", "amphipod", str(path), "--no-unfold", "--timeout", "30")
+    assert code == 0 and "DISAGREEMENT" not in out
+
+
+BAD = {
+    "unknown letter": ("#############\n#...........#\n###B#C#B#E###\n  #A#D#C#A#\n  #########\n", "unknown amphipod 'E'"),
+    "wrong count": ("#############\n#...........#\n###B#C#B#D###\n  #A#D#C#B#\n  #########\n", "amphipods of type A"),
+    "ragged": ("#############\n#...........#\n###B#C#B#D###\n  #A#D#C#\n  #########\n", "ragged"),
+    "no hallway": ("#############\n###B#C#B#D###\n  #A#D#C#A#\n  #########\n", "hallway"),
+    "occupied hallway": ("#############\n#A..........#\n###B#C#B#D###\n  #A#D#C#.#\n  #########\n", "hallway must start empty"),
+    "no bottom": ("#############\n#...........#\n###B#C#B#D###\n  #A#D#C#A#\n", "bottom wall"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_drawings_give_one_line_errors(case, tmp_path, run_cli):
+    text, message = BAD[case]
+    with pytest.raises(PuzzleFormatError, match=message):
+        parse(text, "bad.txt")
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    code, out, err = run_cli("solve", "amphipod", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "bad.txt:" in err
+
+
+def test_part2_needs_four_rooms(tmp_path, run_cli):
+    path = tmp_path / "three.txt"
+    path.write_text("###########\n#.........#\n###B#C#A###\n  #A#B#C#\n  #######\n")
+    code, _, err = run_cli("solve", "amphipod", str(path))
+    assert code == 2 and "--no-unfold" in err
+    code, out, _ = run_cli("solve", "amphipod", str(path), "--no-unfold", "--json")
+    assert code == 0 and json.loads(out)["answers"]["energy"] == cheapest_plan(parse(path.read_text(), "x", False).burrows[0][1])[0]
