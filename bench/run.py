@@ -1,4 +1,4 @@
-"""Benchmarks (aquarium, jigsaw, jig): writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
+"""Benchmarks (aquarium, jigsaw, jig, amphipod): writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
 
 Every figure is a median over repeats; ratios are against the solver-free reference measured in the
 same run. Encode and solve (first solution + uniqueness proof) are timed separately, and the whole
@@ -181,12 +181,103 @@ def jig_table(lines: list[str]) -> None:
     lines.append("")
 
 
+def amphipod_table(lines: list[str]) -> None:
+    """AoC inputs with the defaults (events + RC2 on glucose4), against the A* reference."""
+    amphipod = get_puzzle("amphipod")
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    lines += ["## Amphipod (AoC 2021 day 23; targets: part 2 <= 0.5 s, both parts <= 1 s process)", "",
+              "Defaults: event-ordering CNF, RC2 (core exhaustion + minimisation) on pysat:glucose4.", "",
+              "| input | part 2 encode s | part 2 solve s | both parts process s | A* both parts s | A* / process |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for name in ("example", "real-1", "real-2"):
+        path = str(ROOT / "instances" / "aoc" / "2021-23" / f"{name}.txt")
+        instance = load(amphipod, path)
+        part2 = type(instance)((instance.burrows[1],), path)
+        enc, sol = [], []
+        for _ in range(REPEAT):
+            watch = Stopwatch()
+            solve(amphipod, part2, None, None, None, watch)
+            enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
+        wall = median_of(lambda: subprocess.run([exe, "solve", "amphipod", path], check=True, capture_output=True), 3)
+        ref = median_of(lambda: amphipod.reference(instance, 1), 3)
+        lines.append(f"| {name} | {statistics.median(enc):.3f} | {statistics.median(sol):.3f} | {wall:.2f} | "
+                     f"{ref:.2f} | {ref / wall:.1f}x |")
+    lines.append("")
+
+
+def amphipod_methods_table(lines: list[str]) -> None:
+    """Every encoding and method on the part 2 example (one run each, 120 s limit)."""
+    from puzzlesat.core.errors import SolverTimeout
+
+    amphipod = get_puzzle("amphipod")
+    instance = load(amphipod, str(ROOT / "instances" / "aoc" / "2021-23" / "example.txt"))
+    part2 = type(instance)((instance.burrows[1],), "example part 2")
+    lines += ["## Amphipod methods on the part 2 example (one run each, limit 120 s)", "",
+              "| encoding | method | backend | variables | clauses/assertions | encode s | solve s |",
+              "|---|---|---|---:|---:|---:|---:|"]
+    runs = [("events", "rc2", "pysat:glucose4"), ("events", "rc2", "pysat:cadical195"),
+            ("events", "rc2-stratified", "pysat:glucose4"), ("events", "rc2-plain", "pysat:glucose4"),
+            ("events", "descent", "pysat:glucose4"), ("events", "descent", "pysat:cadical195"),
+            ("smt", "z3", "z3"), ("unroll", "rc2", "pysat:glucose4"), ("unroll", "rc2-stratified", "pysat:glucose4")]
+    for kind, method, backend in runs:
+        watch = Stopwatch()
+        try:
+            report = solve(amphipod, part2, backend, kind, 120, watch, method=method)
+            assert report.checked
+            solved = f"{watch.times['solve']:.3f}"
+            size = report.size
+        except SolverTimeout:
+            solved, size = "> 120", amphipod.encode(part2, kind).size()
+        clauses = size.get("clauses", size.get("assertions"))
+        lines.append(f"| {kind} | {method} | {backend} | {size.get('variables', size.get('terms'))} | {clauses} | "
+                     f"{watch.times.get('encode', 0):.3f} | {solved} |")
+    lines.append("")
+
+
+def amphipod_scaling_table(lines: list[str]) -> None:
+    """Generated burrows: defaults against A* (killed after 60 s)."""
+    from puzzlesat.backends.base import call_with_timeout
+    from puzzlesat.core.errors import SolverTimeout
+    from puzzlesat.encoders.amphipod.generate import generate
+
+    amphipod = get_puzzle("amphipod")
+    lines += ["## Amphipod scaling (generated, seed 1; defaults, A* limited to 60 s)", "",
+              "| rooms x depth | movers | encode s | solve s | energy | A* s |", "|---|---:|---:|---:|---:|---:|"]
+    for rooms, depth in ((4, 2), (4, 4), (4, 6), (4, 8), (5, 4), (6, 4), (6, 6)):
+        instance = amphipod.parse(generate(rooms, depth, 1), "generated", unfold=False)
+        watch = Stopwatch()
+        try:
+            report = solve(amphipod, instance, None, None, 300, watch)
+            energy, solved = report.answers["energy"], f"{watch.times['solve']:.2f}"
+        except SolverTimeout:
+            energy, solved = "-", "> 300"
+        from puzzlesat.encoders.amphipod.movers import Movers
+        movers = len(Movers(instance.burrows[0][1]).all)
+        start = time.perf_counter()
+        try:
+            call_with_timeout(lambda: amphipod.reference(instance, 1)[0].answers(), 60, "A*")
+            ref = f"{time.perf_counter() - start:.2f}"
+        except SolverTimeout:
+            ref = "> 60"
+        lines.append(f"| {rooms} x {depth} | {movers} | {watch.times['encode']:.3f} | {solved} | {energy} | {ref} |")
+    lines.append("")
+
+
 def main() -> None:
     lines = ["# Benchmarks", "",
              f"Written by `make bench` (bench/run.py) on {platform.machine()}, {platform.python_version()}, "
              f"{time.strftime('%Y-%m-%d')}. Medians; ratios against the solver-free reference of the same run.", ""]
-    for table in (instances_table, process_table, generated_table, encodings_table, backends_table, jigsaw_table,
-                  jig_table):
+    tables = (instances_table, process_table, generated_table, encodings_table, backends_table, jigsaw_table,
+              jig_table, amphipod_table, amphipod_methods_table, amphipod_scaling_table)
+    only = set(sys.argv[1:])  # table names to print alone (a quick look; BENCHMARKS.md needs them all)
+    if only:
+        for table in tables:
+            if table.__name__ in only:
+                part: list[str] = []
+                table(part)
+                print("\n".join(part), flush=True)
+        return
+    for table in tables:
         table(lines)
         print(f"done: {table.__name__}", flush=True)
     notes = ROOT / "bench" / "NOTES.md"

@@ -1,6 +1,10 @@
 """Random amphipod burrows: ``rooms`` rooms of ``depth`` slots, amphipods shuffled, hallway of the AoC
 shape (two cells at each end, one between rooms). A start is kept only when the SAT solver finds a plan
-for it (the event encoding's hard clauses), so every generated burrow is solvable."""
+for it (the event encoding's hard clauses), so every generated burrow is solvable.
+
+Fully shuffled deep burrows are almost never solvable (4 rooms of depth 6: none of 20 random starts;
+the hallway has only 7 stops), so when ``ATTEMPTS`` shuffles fail, the bottom rows are left sorted
+(home, never moving) and only the rows above are shuffled, one more sorted row at a time."""
 from __future__ import annotations
 
 import random
@@ -11,11 +15,14 @@ from .burrow import LETTERS, Burrow
 ATTEMPTS = 50
 
 
-def random_burrow(rooms: int, depth: int, rng: random.Random) -> Burrow:
-    amphipods = [kind for kind in range(rooms) for _ in range(depth)]
+def random_burrow(rooms: int, depth: int, rng: random.Random, sorted_rows: int = 0) -> Burrow:
+    """Shuffled amphipods, except ``sorted_rows`` bottom rows that start home."""
+    mixed = depth - sorted_rows
+    amphipods = [kind for kind in range(rooms) for _ in range(mixed)]
     rng.shuffle(amphipods)
     room_x = tuple(2 + 2 * k for k in range(rooms))
-    return Burrow(2 * rooms + 3, room_x, tuple(tuple(amphipods[k * depth:(k + 1) * depth]) for k in range(rooms)))
+    return Burrow(2 * rooms + 3, room_x, tuple(tuple(amphipods[k * mixed:(k + 1) * mixed]) + (k,) * sorted_rows
+                                               for k in range(rooms)))
 
 
 def solvable(burrow: Burrow) -> bool:
@@ -30,8 +37,9 @@ def generate(rooms: int, depth: int, seed: int) -> str:
     if not 1 <= rooms <= len(LETTERS) or depth < 1:
         raise PuzzlesatError(f"--rooms must be 1-{len(LETTERS)} and --depth >= 1")
     rng = random.Random(seed)
-    for _ in range(ATTEMPTS):
-        burrow = random_burrow(rooms, depth, rng)
-        if solvable(burrow):
-            return burrow.draw() + "\n"
-    raise PuzzlesatError(f"no solvable start in {ATTEMPTS} attempts")
+    for sorted_rows in range(depth):
+        for _ in range(ATTEMPTS):
+            burrow = random_burrow(rooms, depth, rng, sorted_rows)
+            if solvable(burrow):
+                return burrow.draw() + "\n"
+    raise PuzzlesatError("no solvable start found")  # unreachable: one shuffled row is always solvable
