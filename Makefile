@@ -26,6 +26,9 @@ demo: $(BIN)/puzzlesat
 	@echo; echo "== jig: Matt Parker's 5x5 with two pictures"
 	$(BIN)/puzzlesat count jig instances/jig/matt5x5.jig
 	$(BIN)/puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,kissat,glucose,z3
+	@echo; echo "== amphipod: AoC 2021 day 23, real input (both parts, proven optimal)"
+	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/real-1.txt
+	$(BIN)/puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --no-unfold --timeout 20
 
 solvers:
 	@command -v cadical >/dev/null && command -v picosat >/dev/null || \
