@@ -47,7 +47,7 @@ def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None, **reading: A
     watch = watch or Stopwatch()
     for option in reading:
         if option not in puzzle.reading_options:
-            flag = "--no-unfold" if option == "unfold" else f"--{option}"
+            flag = "--no-unfold" if option == "unfold" else f"--{option.replace('_', '-')}"
             raise PuzzlesatError(f"{flag} does not apply to {puzzle.name}")
     with watch.phase("parse"):
         return puzzle.parse(read_text(path), path, **reading)
@@ -93,6 +93,8 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
     """Solve one instance; for puzzles whose solutions should be unique, also prove or refute it; for
     optimisation puzzles, find a proven optimum."""
     watch = watch or Stopwatch()
+    if puzzle.counts_universes:
+        return solve_counting(puzzle, instance, backend_for(puzzle, backend_name), timeout, watch)
     kind = encoding_for(puzzle, kind)
     if puzzle.optimizes:
         return solve_optimum(puzzle, instance, backend_for(puzzle, backend_name), kind, method, timeout, watch, **options)
@@ -158,15 +160,50 @@ def solve_optimum(puzzle: Puzzle, instance: Any, backend_name: str, kind: str, m
     return report
 
 
+def solve_counting(puzzle: Puzzle, instance: Any, backend_name: str, timeout: float | None,
+                   watch: Stopwatch) -> Report:
+    """Dice: part 1 from Z3 on the deterministic unrolling (checked by replaying the game), part 2 from
+    the number of universes each player wins, counted by ``backend_name``: an exact counter (ganak), z3
+    (the recurrence equations), or any enumerating backend (blocking clauses; small targets only)."""
+    deadline = Deadline(timeout)
+    with watch.phase("encode"):
+        unrolled = puzzle.encode(instance, "smt")
+    with watch.phase("solve"), get_backend("z3").open(unrolled) as session:
+        first = session.solve(deadline.left())
+    if first.status != Status.SAT:
+        raise CheckFailed(f"z3 gave no answer ({first.status.value}) on the deterministic game")
+    part1 = checked_solution(puzzle, instance, unrolled, first.model, "z3", watch)
+    wins = []
+    for winner in (0, 1):
+        if backend_name == "z3":
+            with watch.phase("solve"):
+                wins = list(puzzle.recurrence_wins(instance, deadline.left()))
+            break
+        wins.append(count(puzzle, instance, backend_name, deadline.left(), watch, kind="count", winner=winner))
+    from .encoders.dice.solution import DiceSolution  # the one counting puzzle so far
+    solution = DiceSolution(part1, (wins[0], wins[1]))
+    report = Report(puzzle.name, getattr(instance, "source", ""), backend_name, "count", "SAT", solution,
+                    dict(solution.answers()), checked=True, size=unrolled.size(), times=watch.times)
+    report.answers["exact"] = True
+    return report
+
+
 def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: float | None = None,
           watch: Stopwatch | None = None, on_solution: Callable[[Solution], None] | None = None,
           kind: str | None = None, limit: int | None = None, **options: Any) -> int:
-    """Count solutions by enumeration: solve, check, block on the encoding's ``show`` set, repeat until
-    UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
+    """Count solutions projected on the encoding's ``show`` set: with an exact counter (capability
+    ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
     With ``limit``, stop once that many are found (the result then means "at least ``limit``")."""
     watch = watch or Stopwatch()
     kind = encoding_for(puzzle, kind)
     backend = get_backend(backend_for(puzzle, backend_name))
+    if "count" in backend.capabilities:
+        if on_solution is not None or limit is not None:
+            raise PuzzlesatError(f"{backend.name} counts without listing solutions: choose an enumerating backend")
+        with watch.phase("encode"):
+            encoding = puzzle.encode(instance, kind, **options)
+        with watch.phase("solve"):
+            return backend.count(encoding, timeout)
     backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
     backend.require("enumerate")
     deadline = Deadline(timeout)

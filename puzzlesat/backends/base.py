@@ -87,6 +87,11 @@ class Backend(ABC):
     @abstractmethod
     def _open(self, encoding: Encoding) -> Session: ...
 
+    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+        """Exact number of models projected on ``encoding.show`` (backends with capability ``count``)."""
+        self.require("count")
+        raise NotImplementedError
+
 
 # --- registry ------------------------------------------------------------------------------------
 
@@ -113,7 +118,7 @@ def _load_all() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        from . import external, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
+        from . import external, ganak_backend, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
 
 
 def get_backend(name: str) -> Backend:

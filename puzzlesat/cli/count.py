@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..core.timing import Stopwatch
@@ -28,15 +30,13 @@ from .options import (
 def command(
     puzzle: str,
     file: str,
-    rows: int | None,
-    cols: int | None,
-    unfold: bool,
     backend: str | None,
     cardinality: str | None,
     pb: str | None,
     timeout: float | None,
     as_json: bool,
     list_all: bool,
+    **read: Any,
 ) -> None:
     """Count all solutions of FILE, and the count up to the whole grid's symmetries.
 
@@ -48,7 +48,7 @@ def command(
     # tiling puzzles also count one solution per symmetry class of the grid; others count solutions only
     labels = getattr(spec, "count_labels", ("solutions",))
     watch = Stopwatch()
-    instance = load(spec, file, watch, **reading(rows, cols, unfold))
+    instance = load(spec, file, watch, **reading(read))
     listed: list = []
     options = encoder_options(cardinality, pb)
     symmetric = len(labels) == 2

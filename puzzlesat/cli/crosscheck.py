@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..core.errors import PuzzlesatError
@@ -43,15 +45,13 @@ from .options import (
 def command(
     puzzle: str,
     file: str,
-    rows: int | None,
-    cols: int | None,
-    unfold: bool,
     backends: str | None,
     by_count: bool,
     cardinality: str | None,
     pb: str | None,
     timeout: float | None,
     as_json: bool,
+    **read: Any,
 ) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
 
@@ -64,7 +64,7 @@ def command(
       puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --timeout 20
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file, None, **reading(rows, cols, unfold))
+    instance = load(spec, file, None, **reading(read))
     names = [b.strip() for b in backends.split(",") if b.strip()] if backends else default_backends(spec)
     by_count = by_count or getattr(spec, "crosscheck_by_count", False)
     if by_count and not hasattr(spec, "count_labels"):

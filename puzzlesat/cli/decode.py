@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..core.errors import PuzzlesatError
@@ -38,13 +40,11 @@ from .options import (
 def command(
     puzzle: str,
     file: str,
-    rows: int | None,
-    cols: int | None,
-    unfold: bool,
     model_path: str,
     cardinality: str | None,
     pb: str | None,
     as_json: bool,
+    **read: Any,
 ) -> None:
     """Decode a solver's model of the DIMACS exported from FILE (same options as the export).
 
@@ -54,7 +54,7 @@ def command(
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch, **reading(rows, cols, unfold))
+    instance = load(spec, file, watch, **reading(read))
     with watch.phase("encode"):
         encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
     status, literals = parse_solver_output(read_text(model_path), model_path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..core.files import write_text_atomic
@@ -33,13 +35,11 @@ from .options import (
 def command(
     puzzle: str,
     file: str,
-    rows: int | None,
-    cols: int | None,
-    unfold: bool,
     output: str,
     fmt: str,
     cardinality: str | None,
     pb: str | None,
+    **read: Any,
 ) -> None:
     """Write the encoding of FILE for an external solver.
 
@@ -49,7 +49,7 @@ def command(
       cadical a.cnf > a.out; puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model a.out
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file, None, **reading(rows, cols, unfold))
+    instance = load(spec, file, None, **reading(read))
     title = f"puzzlesat {puzzle} {file}"
     if fmt == "dimacs":
         encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))

@@ -52,15 +52,32 @@ unfold_option = click.option("--no-unfold", "unfold", is_flag=True, default=True
                              help="Amphipod: solve the drawing as it is, without the part 2 unfolding.")
 
 
+def _game_option(name: str, text: str) -> Callable:
+    return click.option(f"--{name.replace('_', '-')}", name, type=click.IntRange(min=1), default=None,
+                        help=f"Dice: {text}.")
+
+
+GAME_OPTIONS = (_game_option("track", "track length (default 10)"),
+                _game_option("sides", "sides of the Dirac die (default 3)"),
+                _game_option("rolls", "rolls per turn (default 3)"),
+                _game_option("target", "winning score of the Dirac game (default 21)"),
+                _game_option("det_sides", "sides of part 1's deterministic die (default 100)"),
+                _game_option("det_target", "winning score of part 1 (default 1000)"))
+
+
 def instance_input(fn: Callable) -> Callable:
-    """FILE plus the options that say how to read it (``--rows``/``--cols``, ``--no-unfold``)."""
-    return file_argument(rows_option(cols_option(unfold_option(fn))))
+    """FILE plus the options that say how to read it (``--rows``/``--cols``, ``--no-unfold``, the dice
+    game's parameters); commands receive them as keyword arguments and pass them on with :func:`reading`."""
+    for option in (rows_option, cols_option, unfold_option) + GAME_OPTIONS:
+        fn = option(fn)
+    return file_argument(fn)
 
 
-def reading(rows: int | None, cols: int | None, unfold: bool) -> dict[str, int | bool]:
+def reading(options: dict[str, Any]) -> dict[str, Any]:
     """Only the reading options the user set (each puzzle accepts its own)."""
-    chosen = (("rows", rows), ("cols", cols), ("unfold", None if unfold else False))
-    return {key: value for key, value in chosen if value is not None}
+    chosen = dict(options)
+    chosen["unfold"] = None if chosen.get("unfold", True) else False
+    return {key: value for key, value in chosen.items() if value is not None}
 
 
 def cnf_options(fn: Callable) -> Callable:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from typing import Any
+
 import click
 
 from ..core.errors import PuzzlesatError
@@ -37,9 +39,6 @@ from .options import (
 def command(
     puzzle: str,
     file: str,
-    rows: int | None,
-    cols: int | None,
-    unfold: bool,
     backend: str | None,
     kind: str | None,
     cardinality: str | None,
@@ -49,6 +48,7 @@ def command(
     png: str | None,
     method: str | None,
     steps: bool,
+    **read: Any,
 ) -> None:
     """Solve FILE, check the solution independently, and (aquarium) prove it unique.
 
@@ -59,7 +59,7 @@ def command(
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch, **reading(rows, cols, unfold))
+    instance = load(spec, file, watch, **reading(read))
     if steps and not spec.optimizes:
         raise PuzzlesatError(f"--steps applies to amphipod plans, not {puzzle}")
     report = solve(spec, instance, backend, kind, timeout, watch, method, **encoder_options(cardinality, pb))

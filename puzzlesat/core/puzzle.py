@@ -35,6 +35,8 @@ class Puzzle(ABC):
     reading_options: tuple[str, ...] = ()
     #: optimisation puzzles: ``solve`` proves an optimum with one of ``optimize.METHODS``
     optimizes: bool = False
+    #: counting puzzles (dice): ``solve`` answers with model counts (see ``solving.solve_counting``)
+    counts_universes: bool = False
     default_method: str | None = None
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None

@@ -6,7 +6,7 @@ import importlib
 from ..core.errors import PuzzlesatError
 from ..core.puzzle import Puzzle
 
-PUZZLES = ("aquarium", "jigsaw", "jig", "amphipod")
+PUZZLES = ("aquarium", "jigsaw", "jig", "amphipod", "dice")
 
 
 def get_puzzle(name: str) -> Puzzle:

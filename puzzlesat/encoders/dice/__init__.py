@@ -1,0 +1,75 @@
+"""Dirac Dice (AoC 2021 day 21): part 1 by unrolling the deterministic game in Z3, part 2 by counting the
+universes each player wins (Ganak, enumeration, or Z3 on the recurrence)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.encoding import Encoding
+from ...core.puzzle import Puzzle
+from .check import check_part1, check_universe
+from .instance import DiceInstance, Game
+from .instance import parse as _parse
+from .solution import DiceSolution, Part1, Universe
+
+GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
+
+
+class Dice(Puzzle):
+    name = "dice"
+    #: ``count``: the model-counting CNF of one player's wins (option ``winner``); ``smt``: part 1's unrolling
+    encodings = ("count", "smt")
+    reading_options = GAME_OPTIONS
+    counts_universes = True
+    default_backend = "ganak"
+
+    def parse(self, text: str, path: str, **game: int) -> DiceInstance:
+        return _parse(text, path, Game(**game))
+
+    def encode(self, instance: DiceInstance, kind: str, winner: int = 0, **options: Any) -> Encoding:
+        if kind == "count":
+            from .cnf import encode_count
+            return encode_count(instance, winner)
+        from .smt import encode_part1
+        return encode_part1(instance)
+
+    def decode(self, instance: DiceInstance, encoding: Encoding, model) -> Part1 | Universe:
+        if encoding.info["encoding"] == "count":
+            game = instance.game
+            rolls = tuple(tuple(next((v for v in range(1, game.sides + 1)
+                                      if model.value(encoding.pool.id(("roll", t + 1, r + 1, v)))), 0)
+                                for r in range(game.rolls)) for t in range(encoding.info["turns"]))
+            return Universe(rolls, encoding.info["winner"])
+        return Part1(model.value(encoding.terms["turns"]),
+                     (model.value(encoding.terms["score1"]), model.value(encoding.terms["score2"])),
+                     instance.game.rolls)
+
+    def check(self, instance: DiceInstance, solution: Part1 | DiceSolution | Universe) -> list[str]:
+        if isinstance(solution, Universe):
+            return check_universe(instance, solution)
+        part1 = solution.part1 if isinstance(solution, DiceSolution) else solution
+        return check_part1(instance, part1)
+
+    def reference(self, instance: DiceInstance, limit: int) -> list[DiceSolution]:
+        from .reference import dirac_wins
+        from .rules import play_deterministic
+        rolled, scores = play_deterministic(instance.starts, instance.game)
+        return [DiceSolution(Part1(rolled // instance.game.rolls, scores, instance.game.rolls), dirac_wins(instance))]
+
+    def recurrence_wins(self, instance: DiceInstance, timeout: float | None) -> tuple[int, int]:
+        """Universe counts from Z3 solving the recurrence equations (the third oracle)."""
+        import z3
+
+        from ...core.errors import SolverTimeout
+        from .smt import encode_recurrence
+        encoding = encode_recurrence(instance)
+        solver = z3.Then("simplify", "solve-eqs", "smt").solver()
+        if timeout is not None:
+            solver.set("timeout", max(1, int(timeout * 1000)))
+        solver.add(*encoding.assertions)
+        if solver.check() != z3.sat:
+            raise SolverTimeout("z3", timeout or 0)
+        model = solver.model()
+        return (model.eval(encoding.terms["wins1"]).as_long(), model.eval(encoding.terms["wins2"]).as_long())
+
+
+PUZZLE = Dice()

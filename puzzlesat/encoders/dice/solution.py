@@ -1,0 +1,50 @@
+"""Dice answers: part 1 from the solver's unrolling (turns and scores), part 2 from universe counts."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Part1:
+    turns: int
+    scores: tuple[int, int]
+    rolls_per_turn: int
+
+    @property
+    def answer(self) -> int:
+        return min(self.scores) * self.turns * self.rolls_per_turn
+
+    def render(self, colour: bool = False) -> str:
+        return (f"deterministic game: ends after {self.turns} turns ({self.turns * self.rolls_per_turn} rolls), "
+                f"scores {self.scores[0]} and {self.scores[1]}")
+
+    def answers(self) -> dict[str, Any]:
+        return {"part1": self.answer}
+
+
+@dataclass(frozen=True)
+class DiceSolution:
+    part1: Part1
+    wins: tuple[int, int]
+
+    def render(self, colour: bool = False) -> str:
+        return (self.part1.render() + "\n" +
+                f"Dirac game: player 1 wins in {self.wins[0]} universes, player 2 in {self.wins[1]}")
+
+    def answers(self) -> dict[str, Any]:
+        return {"part1": self.part1.answer, "part2": max(self.wins), "wins": list(self.wins)}
+
+
+@dataclass(frozen=True)
+class Universe:
+    """One model of the counting CNF: every die value of every turn up to the horizon, and the player
+    (1 or 2) the encoding says wins it."""
+    rolls: tuple[tuple[int, ...], ...]
+    winner: int
+
+    def render(self, colour: bool = False) -> str:
+        return f"player {self.winner} wins: " + " ".join("".join(map(str, turn)) for turn in self.rolls)
+
+    def answers(self) -> dict[str, Any]:
+        return {"winner": self.winner}
