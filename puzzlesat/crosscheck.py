@@ -31,6 +31,8 @@ def default_backends(puzzle: Puzzle) -> list[str]:
     whose methods are the variety, the puzzle's default backend."""
     if puzzle.optimizes:
         return [puzzle.default_backend or DEFAULT_BACKEND]
+    if puzzle.counts_universes:
+        return ["ganak", "z3", "pysat:glucose4"]
     wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
     return [b.name for b in all_backends()
             if b.capabilities & wanted and b.unavailable_reason() is None]
@@ -134,4 +136,37 @@ def crosscheck_counts(puzzle: Puzzle, instance: Any, backends: list[str], timeou
     rows += _method_rows(puzzle, backends, options, run)
     for row in rows:
         row.agrees = row.answers is not None and not row.error and row.answers == reference
+    return rows
+
+
+#: enumeration lists universes one by one: past this many (known from the reference) it is not run
+ENUMERATION_LIMIT = 200_000
+
+
+def crosscheck_universes(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
+                         options: dict[str, Any]) -> list[Row]:
+    """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
+    counter, Z3 recurrence, enumeration while the number of universes is small enough)."""
+    rows = [reference_row(puzzle, instance)]
+    universes = sum(rows[0].answers["wins"]) if rows[0].answers else 0
+    for name in backends:
+        backend = get_backend(name)
+        start = time.perf_counter()
+        if "enumerate" in backend.capabilities and name != "z3" and universes > ENUMERATION_LIMIT:
+            rows.append(Row(f"{backend.name} (enumeration)", "SKIPPED", 0.0, None,
+                            f"{universes} universes: too many to enumerate"))
+            continue
+        label = backend.name + (" (exact count)" if "count" in backend.capabilities else
+                                " (recurrence)" if name == "z3" else " (enumeration)")
+        try:
+            report = solve(puzzle, instance, name, None, timeout)
+            answers = {k: v for k, v in report.answers.items() if k != "exact"}
+            rows.append(Row(label, report.status, time.perf_counter() - start, answers))
+        except SolverTimeout as exc:
+            rows.append(Row(label, "TIMEOUT", time.perf_counter() - start, None, str(exc)))
+        except PuzzlesatError as exc:
+            rows.append(Row(label, "ERROR", time.perf_counter() - start, None, str(exc)))
+    expected = rows[0].answers
+    for row in rows:
+        row.agrees = row.answers is not None and not row.error and row.answers == expected
     return rows

@@ -11,6 +11,7 @@ from ..crosscheck import (
     crosscheck,
     crosscheck_counts,
     crosscheck_optima,
+    crosscheck_universes,
     default_backends,
 )
 from ..encoders import get_puzzle
@@ -62,6 +63,7 @@ def command(
       puzzlesat crosscheck aquarium instances/aquarium/pa-15x15-hard-1013539.txt --backends cadical,kissat,z3
       puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,glucose,z3
       puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --timeout 20
+      puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 8 --sides 2
     """
     spec = get_puzzle(puzzle)
     instance = load(spec, file, None, **reading(read))
@@ -69,10 +71,11 @@ def command(
     by_count = by_count or getattr(spec, "crosscheck_by_count", False)
     if by_count and not hasattr(spec, "count_labels"):
         raise PuzzlesatError(f"{puzzle} has no solution count to compare")
-    run = crosscheck_counts if by_count else crosscheck_optima if spec.optimizes else crosscheck
+    run = (crosscheck_counts if by_count else crosscheck_optima if spec.optimizes
+           else crosscheck_universes if spec.counts_universes else crosscheck)
     rows = run(spec, instance, names, timeout, encoder_options(cardinality, pb))
-    culprits = [row for row in rows if not row.agrees and row.status != "TIMEOUT"]
-    timeouts = [row for row in rows if row.status == "TIMEOUT"]
+    culprits = [row for row in rows if not row.agrees and row.status not in ("TIMEOUT", "SKIPPED")]
+    timeouts = [row for row in rows if row.status in ("TIMEOUT", "SKIPPED")]
     if as_json:
         echo_json(
             {
@@ -96,12 +99,13 @@ def command(
         width = max(len(r.method) for r in rows)
         click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
         for r in rows:
-            mark = "yes" if r.agrees else "- (timed out)" if r.status == "TIMEOUT" else f"NO {r.error}".rstrip()
+            mark = ("yes" if r.agrees else "- (timed out)" if r.status == "TIMEOUT"
+                    else f"- ({r.error})" if r.status == "SKIPPED" else f"NO {r.error}".rstrip())
             click.echo(
                 f"{r.method:<{width}}  {r.status:<7} {format_seconds(r.seconds):>10}  {_numbers(r.answers):<34} {mark}"
             )
         summary = (
-            f"{len(rows) - len(timeouts)} methods agree" + (f", {len(timeouts)} timed out" if timeouts else "")
+            f"{len(rows) - len(timeouts)} methods agree" + (f", {len(timeouts)} timed out or skipped" if timeouts else "")
             if not culprits else "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
         )
         click.echo(summary)

@@ -8,13 +8,15 @@ import click
 
 from ..core.files import write_text_atomic
 from ..encoders import get_puzzle
-from ..formats.dimacs import to_dimacs, variable_map_json
+from ..core.errors import PuzzlesatError
+from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf, variable_map_json
 from ..formats.smt2 import to_smt2
 from ..solving import load
 from .options import (
     cnf_options,
     common,
     encoder_options,
+    encoding_option,
     instance_input,
     puzzle_argument,
     reading,
@@ -30,13 +32,20 @@ from .options import (
     type=click.Path(dir_okay=False, allow_dash=True),
     help="Output file ('-' for stdout). DIMACS also writes OUT.vars.json beside it.",
 )
-@click.option("--format", "fmt", type=click.Choice(["dimacs", "smt2"]), default="dimacs", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["dimacs", "wcnf", "mcc", "smt2"]), default="dimacs",
+              show_default=True, help="dimacs (SAT), wcnf (MaxSAT: amphipod's soft clauses), mcc (projected model "
+                                      "counting: dice, and any puzzle's solution count), smt2.")
+@encoding_option
+@click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="Dice: whose winning universes the counting formula describes.")
 @cnf_options
 def command(
     puzzle: str,
     file: str,
     output: str,
     fmt: str,
+    kind: str | None,
+    player: int,
     cardinality: str | None,
     pb: str | None,
     **read: Any,
@@ -47,18 +56,27 @@ def command(
     Example:
       puzzlesat export aquarium instances/aquarium/pa-6x6-easy-681742.txt -o a.cnf
       cadical a.cnf > a.out; puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model a.out
+      puzzlesat export dice instances/aoc/2021-21/example.txt --format mcc --player 2 -o p2.cnf
+      puzzlesat export amphipod instances/aoc/2021-23/example.txt --format wcnf -o burrow.wcnf
     """
     spec = get_puzzle(puzzle)
     instance = load(spec, file, None, **reading(read))
     title = f"puzzlesat {puzzle} {file}"
-    if fmt == "dimacs":
-        encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
-        text = to_dimacs(encoding, title)
-        if output != "-":
-            write_text_atomic(output + ".vars.json", variable_map_json(encoding, puzzle, file))
+    if fmt == "smt2":
+        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "smt"), "smt")
     else:
-        encoding = spec.encode(instance, "smt")
-        text = to_smt2(encoding, title)
+        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "cnf"), spec.encodings[0])
+    if kind not in spec.encodings or (spec.formula_kind(kind) == "smt") != (fmt == "smt2"):
+        raise PuzzlesatError(f"--format {fmt} does not fit {puzzle}'s {kind} encoding (it has: {', '.join(spec.encodings)})")
+    options = encoder_options(cardinality, pb) if fmt != "smt2" else {}
+    if spec.counts_universes:
+        options["winner"] = player - 1
+    encoding = spec.encode(instance, kind, **options)
+    if fmt == "wcnf" and not encoding.soft:
+        raise PuzzlesatError(f"--format wcnf: {puzzle}'s {kind} encoding has no soft clauses (nothing to optimise)")
+    text = {"dimacs": to_dimacs, "wcnf": to_wcnf, "mcc": to_mcc, "smt2": to_smt2}[fmt](encoding, title)
+    if fmt != "smt2" and output != "-":
+        write_text_atomic(output + ".vars.json", variable_map_json(encoding, puzzle, file))
     write_text_atomic(output, text)
     if output != "-":
         sizes = ", ".join(f"{v} {k}" for k, v in encoding.size().items())

@@ -9,22 +9,46 @@ from ..core.errors import PuzzlesatError
 from ..core.result import Status
 
 
+def _comments(encoding: Encoding, title: str) -> list[str]:
+    """Title, encoding facts and ``c var ID meaning`` lines (auxiliary variables stay unnamed)."""
+    lines = [f"c {title}"] if title else []
+    lines.extend(f"c info {key} {value}" for key, value in encoding.info.items())
+    lines.extend(f"c var {vid} {name}" for vid, name in sorted(encoding.names().items()))
+    return lines
+
+
+def _clause_lines(clauses, prefix: str = "") -> list[str]:
+    return [prefix + " ".join(map(str, clause)) + " 0" for clause in clauses]
+
+
 def to_dimacs(encoding: Encoding, title: str = "", extra: list[list[int]] = ()) -> str:
     """DIMACS text whose ``c`` lines name each meaningful variable, e.g. ``c var 17 water(3,5)``, and list
-    the solution-defining variables as ``c show``; auxiliary variables (cardinality encodings) are unnamed.
-    ``extra`` clauses (e.g. blocking clauses) are appended to the encoding's own."""
-    names = encoding.names()
-    lines = []
-    if title:
-        lines.append(f"c {title}")
-    for key, value in encoding.info.items():
-        lines.append(f"c info {key} {value}")
-    lines.extend(f"c var {vid} {name}" for vid, name in sorted(names.items()))
+    the solution-defining variables as ``c show``. ``extra`` clauses (e.g. blocking clauses) are appended
+    to the encoding's own."""
+    lines = _comments(encoding, title)
     if encoding.show:
         lines.append("c show " + " ".join(map(str, encoding.show)) + " 0")
     lines.append(f"p cnf {encoding.num_vars} {len(encoding.clauses) + len(extra)}")
-    lines.extend(" ".join(map(str, clause)) + " 0" for clause in encoding.clauses)
-    lines.extend(" ".join(map(str, clause)) + " 0" for clause in extra)
+    lines += _clause_lines(encoding.clauses) + _clause_lines(extra)
+    return "\n".join(lines) + "\n"
+
+
+def to_mcc(encoding: Encoding, title: str = "") -> str:
+    """Model-counting competition DIMACS (projected counting): ``c t pmc``, the projection as
+    ``c p show ... 0``, variable names in comments."""
+    lines = ["c t pmc"] + _comments(encoding, title)
+    lines.append(f"p cnf {encoding.num_vars} {len(encoding.clauses)}")
+    lines.append("c p show " + " ".join(map(str, encoding.show)) + " 0")
+    lines += _clause_lines(encoding.clauses)
+    return "\n".join(lines) + "\n"
+
+
+def to_wcnf(encoding: Encoding, title: str = "") -> str:
+    """MaxSAT-evaluation WCNF (2022 format): hard clauses ``h ... 0``, soft ``WEIGHT ... 0``; the cost
+    no choice changes is stated in a comment (add it to the optimum)."""
+    lines = _comments(encoding, title) + [f"c cost offset {encoding.cost_offset}"]
+    lines += _clause_lines(encoding.clauses, "h ")
+    lines += [f"{weight} " + " ".join(map(str, clause)) + " 0" for clause, weight in encoding.soft]
     return "\n".join(lines) + "\n"
 
 

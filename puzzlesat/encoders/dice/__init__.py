@@ -62,7 +62,7 @@ class Dice(Puzzle):
         from ...core.errors import SolverTimeout
         from .smt import encode_recurrence
         encoding = encode_recurrence(instance)
-        solver = z3.Then("simplify", "solve-eqs", "smt").solver()
+        solver = z3.Then("simplify", "propagate-values", "smt").solver()  # measured: far faster than solve-eqs or qflia
         if timeout is not None:
             solver.set("timeout", max(1, int(timeout * 1000)))
         solver.add(*encoding.assertions)

@@ -1,0 +1,117 @@
+"""Dirac dice: AoC answers, the counting oracles agree with the DP on small games, counting is generic,
+exports, and one-line errors."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzlesat.core.errors import PuzzleFormatError, PuzzlesatError
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.dice import PUZZLE
+from puzzlesat.encoders.dice.instance import DiceInstance, Game, parse
+from puzzlesat.encoders.dice.reference import dirac_wins
+from puzzlesat.solving import count, load, solve
+
+from .conftest import INSTANCES
+
+AOC = INSTANCES / "aoc" / "2021-21"
+
+
+def expected(name: str) -> tuple[int, int]:
+    part1, part2 = map(int, (AOC / f"{name}.answers").read_text().split())
+    return part1, part2
+
+
+@pytest.mark.parametrize("name", ["example", "real-1", "real-2"])
+def test_part1_by_z3_and_part2_of_the_reference(name):
+    """Part 1 through the solver on every input; part 2 of the reference DP against the answer (the
+    solver paths for target 21 are tested on the example below, they take a minute)."""
+    instance = load(PUZZLE, str(AOC / f"{name}.txt"), target=3)  # a tiny Dirac game keeps this fast
+    report = solve(PUZZLE, instance, "ganak")
+    assert report.checked and report.answers["part1"] == expected(name)[0]
+    full = load(PUZZLE, str(AOC / f"{name}.txt"))
+    assert max(dirac_wins(full)) == expected(name)[1]
+
+
+def test_example_part2_by_z3_recurrence(run_cli):
+    code, out, _ = run_cli("solve", "dice", str(AOC / "example.txt"), "--backend", "z3", "--json")
+    assert code == 0
+    answers = json.loads(out)["answers"]
+    assert (answers["part1"], answers["part2"]) == expected("example")
+    assert answers["wins"] == [444356092776315, 341960390180808]
+
+
+GAMES = [((4, 8), Game(target=6)), ((1, 1), Game(target=7, sides=2)), ((3, 9), Game(target=8, sides=4, rolls=2)),
+         ((7, 2), Game(target=10, sides=2, track=7)), ((10, 5), Game(target=6, sides=3, rolls=1))]
+
+
+@pytest.mark.parametrize("starts,game", GAMES, ids=lambda g: str(g))
+def test_three_oracles_agree_with_the_dp(starts, game):
+    instance = DiceInstance(starts, game, "small")
+    wins = dirac_wins(instance)
+    assert tuple(PUZZLE.recurrence_wins(instance, None)) == wins
+    for winner in (0, 1):
+        assert count(PUZZLE, instance, "ganak", kind="count", winner=winner) == wins[winner]
+    if sum(wins) <= 50_000:
+        for winner in (0, 1):
+            assert count(PUZZLE, instance, "pysat:glucose4", kind="count", winner=winner) == wins[winner]
+
+
+def test_counting_is_generic_with_ganak():
+    """Ganak counts jig and jigsaw assemblies and aquarium solutions through the same `count`."""
+    jig = get_puzzle("jig")
+    matt = load(jig, str(INSTANCES / "jig" / "matt5x5.jig"))
+    assert [count(jig, matt, "ganak", break_symmetry=b) for b in (False, True)] == [8, 2]
+    jigsaw = get_puzzle("jigsaw")
+    example = load(jigsaw, str(INSTANCES / "aoc" / "2020-20" / "example.txt"))
+    assert count(jigsaw, example, "ganak", break_symmetry=False) == 8
+    aquarium = get_puzzle("aquarium")
+    small = load(aquarium, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"))
+    assert count(aquarium, small, "ganak") == 1
+
+
+def test_count_and_crosscheck_commands(run_cli):
+    code, out, _ = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--backend", "ganak", "--json")
+    assert code == 0 and json.loads(out)["answers"] == {"solutions": 8, "up_to_rotation": 2}
+    code, out, _ = run_cli("crosscheck", "dice", str(AOC / "example.txt"), "--target", "6", "--sides", "2", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["agree"] and len(report["rows"]) == 4
+
+
+def test_export_mcc_counts_with_ganak(tmp_path, run_cli):
+    out = tmp_path / "p2.cnf"
+    code, _, _ = run_cli("export", "dice", str(AOC / "example.txt"), "--target", "6", "--format", "mcc",
+                         "--player", "2", "-o", str(out))
+    assert code == 0
+    text = out.read_text()
+    assert text.startswith("c t pmc\n") and "c p show " in text and "c var " in text
+    from pyganak import Counter
+    clauses = [list(map(int, line.split()))[:-1] for line in text.splitlines() if line and line[0] not in "cp"]
+    show = [int(v) for v in text.split("c p show ")[1].split("\n")[0].split()[:-1]]
+    counter = Counter()
+    counter.add_clauses(clauses)
+    counter.set_sampling_set(show)
+    assert counter.count() == dirac_wins(parse((AOC / "example.txt").read_text(), "x", Game(target=6)))[1]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Player 1 starting position: 4\nPlayer 2 starting position: 11\n", "off the track"),
+    ("Player 1 starting position: 4\n", "missing the line for player 2"),
+    ("Player 1 starting position: 4\nPlayer 1 starting position: 5\n", "once each"),
+    ("Player 1 starting position: four\nPlayer 2 starting position: 8\n", "expected 'Player N"),
+])
+def test_bad_inputs(text, message, tmp_path, run_cli):
+    with pytest.raises(PuzzleFormatError, match=message):
+        parse(text, "bad.txt")
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    code, out, err = run_cli("solve", "dice", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_non_positive_parameters(run_cli):
+    with pytest.raises(PuzzlesatError, match="--target must be positive"):
+        parse("Player 1 starting position: 4\nPlayer 2 starting position: 8\n", "x", Game(target=0))
+    code, _, err = run_cli("solve", "dice", str(AOC / "example.txt"), "--sides", "0")
+    assert code == 2 and "--sides" in err
