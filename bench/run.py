@@ -1,4 +1,4 @@
-"""Benchmarks (aquarium, jigsaw, jig, amphipod): writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
+"""Benchmarks (aquarium, jigsaw, jig, amphipod, dice): writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
 
 Every figure is a median over repeats; ratios are against the solver-free reference measured in the
 same run. Encode and solve (first solution + uniqueness proof) are timed separately, and the whole
@@ -263,12 +263,49 @@ def amphipod_scaling_table(lines: list[str]) -> None:
     lines.append("")
 
 
+def dice_table(lines: list[str]) -> None:
+    """Universe counts per player: Ganak and the Z3 recurrence against the DP (one run each: minutes)."""
+    from puzzlesat.backends.base import call_with_timeout
+    from puzzlesat.core.errors import SolverTimeout
+    from puzzlesat.encoders.dice.instance import DiceInstance, Game
+    from puzzlesat.encoders.dice.reference import dirac_wins
+
+    dice = get_puzzle("dice")
+    lines += ["## Dirac dice: universes won by player 1 (start 4/8; one run each; Ganak limit 150 s, Z3 90 s)", "",
+              "Target from the issue: 2 s per player for target 21 (not met; see the notes below).", "",
+              "| target | track | CNF vars | CNF clauses | Ganak s | Z3 recurrence s | DP s | DP / Ganak |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for target, track in ((10, 10), (15, 10), (21, 10), (21, 20), (30, 10)):
+        instance = DiceInstance((4, 8), Game(target=target, track=track), "bench")
+        start = time.perf_counter()
+        wins = dirac_wins(instance)
+        dp = time.perf_counter() - start
+        size = dice.encode(instance, "count", winner=0).size()
+
+        def timed(fn, limit):
+            begin = time.perf_counter()
+            try:
+                got = call_with_timeout(fn, limit, "bench")
+            except SolverTimeout:
+                return None, f"> {limit}"
+            return got, f"{time.perf_counter() - begin:.2f}"
+
+        counted, ganak = timed(lambda: count(dice, instance, "ganak", kind="count", winner=0), 150)
+        assert counted in (None, wins[0])
+        recurrence, z3_time = timed(lambda: dice.recurrence_wins(instance, None)[0], 90)
+        assert recurrence in (None, wins[0])
+        ratio = f"{dp / float(ganak):.4f}x" if counted is not None else "-"
+        lines.append(f"| {target} | {track} | {size['variables']} | {size['clauses']} | {ganak} | {z3_time} | "
+                     f"{dp:.3f} | {ratio} |")
+    lines.append("")
+
+
 def main() -> None:
     lines = ["# Benchmarks", "",
              f"Written by `make bench` (bench/run.py) on {platform.machine()}, {platform.python_version()}, "
              f"{time.strftime('%Y-%m-%d')}. Medians; ratios against the solver-free reference of the same run.", ""]
     tables = (instances_table, process_table, generated_table, encodings_table, backends_table, jigsaw_table,
-              jig_table, amphipod_table, amphipod_methods_table, amphipod_scaling_table)
+              jig_table, amphipod_table, amphipod_methods_table, amphipod_scaling_table, dice_table)
     only = set(sys.argv[1:])  # table names to print alone (a quick look; BENCHMARKS.md needs them all)
     if only:
         for table in tables:
