@@ -29,6 +29,9 @@ demo: $(BIN)/puzzlesat
 	@echo; echo "== amphipod: AoC 2021 day 23, real input (both parts, proven optimal)"
 	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/real-1.txt
 	$(BIN)/puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --no-unfold --timeout 20
+	@echo; echo "== dice: AoC 2021 day 21 (part 2 counted for a target of 10; 21 takes minutes)"
+	$(BIN)/puzzlesat solve dice instances/aoc/2021-21/real-1.txt --target 10
+	$(BIN)/puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 6 --sides 2
 
 solvers:
 	@command -v cadical >/dev/null && command -v picosat >/dev/null || \
