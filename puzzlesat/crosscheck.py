@@ -87,15 +87,27 @@ def crosscheck_optima(puzzle: Puzzle, instance: Any, backends: list[str], timeou
                 continue
             for name in backends if method != "z3" else ["z3"]:
                 label = f"{method} on {get_backend(name).name if method != 'z3' else 'z3'} [{kind}]"
-                start = time.perf_counter()
-                try:
-                    report = solve(puzzle, instance, name, kind, timeout, method=method, **options)
-                    answers = {k: v for k, v in report.answers.items() if k != "optimal"}
-                    rows.append(Row(label, report.status, time.perf_counter() - start, answers))
-                except SolverTimeout as exc:
-                    rows.append(Row(label, "TIMEOUT", time.perf_counter() - start, None, str(exc)))
-                except PuzzlesatError as exc:
-                    rows.append(Row(label, "ERROR", time.perf_counter() - start, None, str(exc)))
+                rows.append(_solved_row(label, "optimal", lambda: solve(puzzle, instance, name, kind, timeout,
+                                                                         method=method, **options)))
+    return _against_reference(rows)
+
+
+def _solved_row(label: str, proof_key: str, run: Callable[[], Any]) -> Row:
+    """Run one solve; its answers without the proof flag (``optimal``, ``exact``) become a row. A time
+    limit reached is a TIMEOUT row, any other expected failure an ERROR row."""
+    start = time.perf_counter()
+    try:
+        report = run()
+        answers = {k: v for k, v in report.answers.items() if k != proof_key}
+        return Row(label, report.status, time.perf_counter() - start, answers)
+    except SolverTimeout as exc:
+        return Row(label, "TIMEOUT", time.perf_counter() - start, None, str(exc))
+    except PuzzlesatError as exc:
+        return Row(label, "ERROR", time.perf_counter() - start, None, str(exc))
+
+
+def _against_reference(rows: list[Row]) -> list[Row]:
+    """Mark every row that gives exactly the reference's (first row's) answers."""
     expected = rows[0].answers
     for row in rows:
         row.agrees = row.answers is not None and not row.error and row.answers == expected
@@ -151,22 +163,11 @@ def crosscheck_universes(puzzle: Puzzle, instance: Any, backends: list[str], tim
     universes = sum(rows[0].answers["wins"]) if rows[0].answers else 0
     for name in backends:
         backend = get_backend(name)
-        start = time.perf_counter()
         if "enumerate" in backend.capabilities and name != "z3" and universes > ENUMERATION_LIMIT:
             rows.append(Row(f"{backend.name} (enumeration)", "SKIPPED", 0.0, None,
                             f"{universes} universes: too many to enumerate"))
             continue
         label = backend.name + (" (exact count)" if "count" in backend.capabilities else
                                 " (recurrence)" if name == "z3" else " (enumeration)")
-        try:
-            report = solve(puzzle, instance, name, None, timeout)
-            answers = {k: v for k, v in report.answers.items() if k != "exact"}
-            rows.append(Row(label, report.status, time.perf_counter() - start, answers))
-        except SolverTimeout as exc:
-            rows.append(Row(label, "TIMEOUT", time.perf_counter() - start, None, str(exc)))
-        except PuzzlesatError as exc:
-            rows.append(Row(label, "ERROR", time.perf_counter() - start, None, str(exc)))
-    expected = rows[0].answers
-    for row in rows:
-        row.agrees = row.answers is not None and not row.error and row.answers == expected
-    return rows
+        rows.append(_solved_row(label, "exact", lambda: solve(puzzle, instance, name, None, timeout)))
+    return _against_reference(rows)

@@ -23,22 +23,12 @@ from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
 from .burrow import Burrow
-from .movers import DIRECT, Movers
+from .movers import DIRECT, Movers, encode_burrows
 from .rules import Move
 
 
 def encode_events(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
-    pool = IDPool()
-    clauses: list[list[int]] = []
-    soft: list[tuple[list[int], int]] = []
-    show: list[int] = []
-    offset = 0
-    for label, burrow in burrows:
-        movers = Movers(burrow)
-        offset += movers.fixed_energy
-        _encode_part(label, movers, pool, clauses, soft, show)
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset,
-                    info={"encoding": "events"})
+    return encode_burrows(burrows, _encode_part, "events")
 
 
 def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[int]],

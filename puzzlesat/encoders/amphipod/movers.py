@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Callable
+
+from pysat.formula import IDPool
+
+from ...core.encoding import Encoding
 
 from .burrow import Burrow, between, step_cost
 
@@ -78,3 +83,23 @@ class Movers:
 
     def starting_in(self, room: int) -> list[Mover]:
         return [m for m in self.all if m.room == room]
+
+
+#: encodes one burrow into shared clause lists: (label, movers, pool, clauses, soft, show)
+PartEncoder = Callable[[str, "Movers", IDPool, list, list, list], None]
+
+
+def encode_burrows(burrows, encode_part: PartEncoder, name: str) -> Encoding:
+    """One CNF for several burrows (part 1 and part 2) with separate variables (keys carry the label):
+    their optima add up, so one optimisation proves each part optimal."""
+    pool = IDPool()
+    clauses: list[list[int]] = []
+    soft: list[tuple[list[int], int]] = []
+    show: list[int] = []
+    offset = 0
+    for label, burrow in burrows:
+        movers = Movers(burrow)
+        offset += movers.fixed_energy
+        encode_part(label, movers, pool, clauses, soft, show)
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset,
+                    info={"encoding": name})

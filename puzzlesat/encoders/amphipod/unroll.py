@@ -25,24 +25,14 @@ from pysat.formula import IDPool
 from ...core.encoding import Encoding
 from .burrow import Burrow
 from .events import moves_from_events
-from .movers import DIRECT, Movers
+from .movers import DIRECT, Movers, encode_burrows
 from .rules import Move
 
 START, HOME = "start", "home"
 
 
 def encode_unroll(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
-    pool = IDPool()
-    clauses: list[list[int]] = []
-    soft: list[tuple[list[int], int]] = []
-    show: list[int] = []
-    offset = 0
-    for label, burrow in burrows:
-        movers = Movers(burrow)
-        offset += movers.fixed_energy
-        _encode_part(label, movers, pool, clauses, soft, show)
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset,
-                    info={"encoding": "unroll"})
+    return encode_burrows(burrows, _encode_part, "unroll")
 
 
 def horizon(movers: Movers) -> int:
