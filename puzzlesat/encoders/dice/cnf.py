@@ -78,6 +78,7 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
             exactly_one(values)
             show.extend(values)
         total = {s: pool.id(("sum", t + 1, s)) for s in sums}
+        exactly_one(list(total.values()))  # the sum is a function of the rolls: no free variable
         for combo in product(range(game.sides), repeat=game.rolls):
             s = sum(combo) + game.rolls
             clauses.append([-rolls[r][v] for r, v in enumerate(combo)] + [total[s]])
