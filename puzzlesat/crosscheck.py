@@ -130,8 +130,7 @@ def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: floa
 
 def count_answers(puzzle: Puzzle, counter) -> dict[str, int]:
     """Both counts a tiling puzzle reports: every solution, and one per symmetry class."""
-    total_label, classes_label = puzzle.count_labels
-    return {total_label: counter(False), classes_label: counter(True)}
+    return {label: counter(variant["break_symmetry"]) for label, variant in puzzle.count_variants()}
 
 
 def crosscheck_counts(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..backends import get_backend
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..solving import backend_for, count, load
@@ -38,42 +39,36 @@ def command(
     list_all: bool,
     **read: Any,
 ) -> None:
-    """Count all solutions of FILE, and the count up to the whole grid's symmetries.
+    """Count all solutions of FILE (tiling puzzles: also up to the grid's symmetries; dice: the universes
+    each player wins), by enumeration or with an exact counter (--backend ganak).
 
     \b
     Example:
       puzzlesat count jig instances/jig/matt5x5.jig --list
+      puzzlesat count dice instances/aoc/2021-21/example.txt --target 10 --backend ganak
     """
     spec = get_puzzle(puzzle)
-    # tiling puzzles also count one solution per symmetry class of the grid; others count solutions only
-    labels = getattr(spec, "count_labels", ("solutions",))
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
     listed: list = []
     options = encoder_options(cardinality, pb)
-    symmetric = len(labels) == 2
-    total = count(
-        spec,
-        instance,
-        backend,
-        timeout,
-        watch,
-        listed.append if list_all else None,
-        **({"break_symmetry": False} if symmetric else {}),
-        **options,
-    )
-    answers = {labels[0]: total}
-    if symmetric:
-        answers[labels[1]] = count(spec, instance, backend, timeout, watch, None, break_symmetry=True, **options)
+    answers = {}
+    for number, (label, variant) in enumerate(spec.count_variants()):
+        lister = listed.append if list_all and number == 0 else None
+        answers[label] = count(spec, instance, backend, timeout, watch, lister, **variant, **options)
+    total = next(iter(answers.values()))
+    exact = "count" in get_backend(backend_for(spec, backend)).capabilities
     if as_json:
         payload = {
             "puzzle": puzzle,
             "source": file,
             "backend": backend_for(spec, backend),
-            "encoding": "cnf",
+            "encoding": spec.encodings[0],
             "status": "SAT" if total else "UNSAT",
             "answers": answers,
-            "checked": True,
+            # enumeration checks every solution it counts; an exact counter proves the number instead
+            "checked": not exact,
+            "method": "exact counter" if exact else "enumeration",
             "times": {k: round(v, 6) for k, v in watch.times.items()},
         }
         if list_all:
@@ -82,7 +77,7 @@ def command(
         return
     for number, solution in enumerate(listed, 1):
         click.echo(f"-- solution {number}\n{solution.render()}")
-    click.echo(f"{labels[0]}: {total} (every one checked; the last search was UNSAT)")
-    if symmetric:
-        click.echo(f"{labels[1]}: {answers[labels[1]]}")
+    how = "exact projected model count" if exact else "every one checked; the last search was UNSAT"
+    for label, value in answers.items():
+        click.echo(f"{label}: {value} ({how})")
     click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))

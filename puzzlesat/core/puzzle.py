@@ -41,6 +41,11 @@ class Puzzle(ABC):
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None
 
+    def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
+        """What ``puzzlesat count`` reports: (answer label, encoder options) per count; the first one is
+        the count ``--list`` lists."""
+        return (("solutions", {}),)
+
     def formula_kind(self, encoding: str) -> str:
         """``cnf`` or ``smt``: what a backend must accept to take the named encoding."""
         return "smt" if encoding == "smt" else "cnf"

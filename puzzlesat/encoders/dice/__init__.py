@@ -22,6 +22,9 @@ class Dice(Puzzle):
     counts_universes = True
     default_backend = "ganak"
 
+    def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
+        return (("player1_wins", {"kind": "count", "winner": 0}), ("player2_wins", {"kind": "count", "winner": 1}))
+
     def parse(self, text: str, path: str, **game: int) -> DiceInstance:
         return _parse(text, path, Game(**game))
 

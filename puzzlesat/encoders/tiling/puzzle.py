@@ -18,6 +18,10 @@ class TilingPuzzle(Puzzle):
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
     count_labels: tuple[str, str]
 
+    def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
+        total, classes = self.count_labels
+        return ((total, {"break_symmetry": False}), (classes, {"break_symmetry": True}))
+
     @abstractmethod
     def tiling_problem(self, instance: Any) -> TilingProblem: ...
 
