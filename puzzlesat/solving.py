@@ -93,13 +93,16 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
     """Solve one instance; for puzzles whose solutions should be unique, also prove or refute it; for
     optimisation puzzles, find a proven optimum."""
     watch = watch or Stopwatch()
+    if method is not None and not puzzle.optimizes:
+        raise PuzzlesatError(f"--method applies to optimisation puzzles (amphipod), not {puzzle.name}")
     if puzzle.counts_universes:
+        if kind is not None:
+            raise PuzzlesatError(f"{puzzle.name} chooses its encodings itself (Z3 for part 1, the counting CNF "
+                                 "for part 2): pick the counter with --backend")
         return solve_counting(puzzle, instance, backend_for(puzzle, backend_name), timeout, watch)
     kind = encoding_for(puzzle, kind)
     if puzzle.optimizes:
         return solve_optimum(puzzle, instance, backend_for(puzzle, backend_name), kind, method, timeout, watch, **options)
-    if method is not None:
-        raise PuzzlesatError(f"--method applies to optimisation puzzles (amphipod), not {puzzle.name}")
     backend = get_backend(backend_for(puzzle, backend_name))
     backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
     if puzzle.claims_unique:
