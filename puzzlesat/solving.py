@@ -33,11 +33,13 @@ class Report:
     checked: bool = False
     size: dict[str, int] = field(default_factory=dict)
     times: dict[str, float] = field(default_factory=dict)
+    #: the backend that answered each solver call; differs from ``backend`` for a portfolio (the winners)
+    solved_by: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"puzzle": self.puzzle, "source": self.source, "backend": self.backend,
                 "encoding": self.encoding, "status": self.status, "answers": self.answers,
-                "checked": self.checked, "size": self.size,
+                "checked": self.checked, "solved_by": self.solved_by, "size": self.size,
                 "times": {k: round(v, 6) for k, v in self.times.items()}}
 
 
@@ -118,6 +120,7 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
         with watch.phase("solve"):
             first = session.solve(deadline.left())
         report.status = first.status.value
+        report.solved_by.append(first.backend)
         if first.status != Status.SAT:
             return report
         report.solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
@@ -127,6 +130,7 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
             with watch.phase("solve"):
                 session.block(first.model)
                 second = session.solve(deadline.left())
+            report.solved_by.append(second.backend)
             if second.status == Status.SAT:
                 checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
             report.answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)

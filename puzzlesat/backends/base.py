@@ -118,7 +118,7 @@ def _load_all() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        from . import external, ganak_backend, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
+        from . import external, ganak_backend, portfolio, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
 
 
 def get_backend(name: str) -> Backend:

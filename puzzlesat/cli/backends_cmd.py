@@ -40,4 +40,5 @@ def command(as_json: bool) -> None:
         extra = f"  aliases: {', '.join(row['aliases'])}" if row["aliases"] else ""
         default = "  (default)" if row["default"] else ""
         click.echo(f"{row['name']:<24} {','.join(row['capabilities']):<18} available: {state}{extra}{default}")
-    click.echo("Any DIMACS solver binary on the PATH works as external:BINARY.")
+    click.echo("Any DIMACS solver binary on the PATH works as external:BINARY; portfolio:NAME,NAME,... races "
+               "several backends in separate processes and keeps the first answer.")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-
 from typing import Any
 
 import click
@@ -72,6 +71,8 @@ def command(
     else:
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
         click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})")
+        if any(name != report.backend for name in report.solved_by):
+            click.echo("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
         if report.solution is not None:
             shown = {"steps": True} if steps else {}
             click.echo(report.solution.render(colour=sys.stdout.isatty(), **shown))

@@ -1,0 +1,176 @@
+"""``portfolio:NAME,NAME,...``: race several backends on the same encoding, keep the first answer.
+
+SAT solvers differ by orders of magnitude from one instance to the next, and which one wins is rarely
+predictable; on two or more cores a race costs nothing but CPU. Each member runs in its own forked
+worker process that holds an incremental session, so enumeration (blocking clauses, uniqueness proofs)
+stays incremental for the member that keeps winning. The first member to answer wins; the others are
+killed (most PySAT solvers cannot be interrupted) and rebuilt, with every clause added so far, only
+when the next solve call needs them. The winner's name is carried in :attr:`Result.backend`.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from ..core.encoding import Encoding
+from ..core.errors import BackendError, SolverTimeout
+from ..core.result import Result
+from .base import Backend, Session, get_backend, register_prefix
+
+#: what a race can share: models cross process boundaries as bytes, so Z3's native SMT models
+#: (which are not picklable) are left out; Z3 still takes part on CNF encodings.
+RACEABLE = frozenset({"sat", "enumerate", "count"})
+
+
+class PortfolioBackend(Backend):
+    description = "race of several backends in separate processes; first answer wins"
+
+    def __init__(self, members: str) -> None:
+        names = [name.strip() for name in members.split(",") if name.strip()]
+        if len(names) < 2:
+            raise BackendError(f"portfolio:{members}: name at least two backends (portfolio:NAME,NAME,...)")
+        self.members = [get_backend(name) for name in names]
+        self.name = "portfolio:" + ",".join(member.name for member in self.members)
+        shared = frozenset.intersection(*(member.capabilities for member in self.members))
+        self.capabilities = shared & RACEABLE
+
+    def unavailable_reason(self) -> str | None:
+        for member in self.members:
+            reason = member.unavailable_reason()
+            if reason:
+                return f"{member.name}: {reason}"
+        return None
+
+    def _open(self, encoding: Encoding) -> Session:
+        return PortfolioSession(self, encoding)
+
+    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+        """The first exact count any member finishes (they are all exact, so any one will do)."""
+        self.require("count")
+        workers = [_Worker(member, encoding, [], counting=True) for member in self.members]
+        try:
+            return _race(workers, ("count",), timeout, self.name)[1]
+        finally:
+            for worker in workers:
+                worker.stop()
+
+
+class PortfolioSession(Session):
+    backend: PortfolioBackend
+
+    def __init__(self, backend: PortfolioBackend, encoding: Encoding) -> None:
+        super().__init__(backend, encoding)
+        self.added: list[list[int]] = []
+        self.workers = [_Worker(member, encoding, self.added) for member in backend.members]
+
+    def add_clause(self, clause: list[int]) -> None:
+        self.added.append(clause)
+        for worker in self.workers:
+            worker.add_clause(clause)
+
+    def solve(self, timeout: float | None = None) -> Result:
+        winner, result = _race(self.workers, ("solve",), timeout, self.backend.name)
+        result.backend = winner.member.name
+        return result
+
+    def close(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
+
+class _Worker:
+    """One member's forked process; started on demand, replaying every clause added so far."""
+
+    def __init__(self, member: Backend, encoding: Encoding, added: list[list[int]], counting: bool = False) -> None:
+        self.member = member
+        self.encoding = encoding
+        self.added = added
+        self.counting = counting
+        self.process: multiprocessing.process.BaseProcess | None = None
+        self.conn: Connection | None = None
+
+    def start(self) -> Connection:
+        if self.conn is None:
+            ctx = multiprocessing.get_context("fork")
+            parent, child = ctx.Pipe()
+            self.process = ctx.Process(target=_serve, args=(child, self.member, self.encoding, list(self.added),
+                                                            self.counting), daemon=True)
+            self.process.start()
+            child.close()
+            self.conn = parent
+        return self.conn
+
+    def add_clause(self, clause: list[int]) -> None:
+        """Pass a clause on to a running worker; a stopped one gets it from ``added`` when restarted."""
+        if self.conn is not None:
+            self.conn.send(("add", clause))
+
+    def stop(self) -> None:
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join()
+        if self.conn is not None:
+            self.conn.close()
+        self.process, self.conn = None, None
+
+
+def _serve(conn: Connection, member: Backend, encoding: Encoding, added: list[list[int]], counting: bool) -> None:
+    """Worker loop: keep one session of ``member`` and answer solve/count requests until killed.
+    Ctrl-C is the parent's to handle (it kills the workers), so workers ignore it and stay quiet."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        session = None if counting else member.open(encoding)
+        for clause in added:
+            session.add_clause(clause)
+        while True:
+            request = conn.recv()
+            if request[0] == "add":
+                session.add_clause(request[1])
+            elif request[0] == "solve":
+                conn.send(("ok", session.solve(None)))
+            else:
+                conn.send(("ok", member.count(encoding, None)))
+    except EOFError:  # the parent closed the pipe: the session is over
+        return
+    except Exception as exc:  # noqa: BLE001  (any failure goes back as one line; the race goes on without it)
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        conn.send(("error", first if first.startswith(member.name) else f"{member.name}: {first}"))
+
+
+def _race(workers: list[_Worker], request: tuple[Any, ...], timeout: float | None, name: str) -> tuple[_Worker, Any]:
+    """Send ``request`` to every worker, return the first good answer and kill the ones still running.
+    A member that fails drops out; only when all fail is it an error."""
+    pending = {}
+    for worker in workers:
+        conn = worker.start()
+        conn.send(request)
+        pending[conn] = worker
+    end = None if timeout is None else time.perf_counter() + timeout
+    errors = []
+    try:
+        while pending:
+            left = None if end is None else max(0.0, end - time.perf_counter())
+            ready = wait(list(pending), left)
+            if not ready:
+                raise SolverTimeout(name, timeout or 0.0)
+            for conn in ready:
+                worker = pending.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except EOFError:
+                    kind, payload = "error", f"{worker.member.name}: the solver process died"
+                if kind == "ok":
+                    return worker, payload
+                errors.append(payload)
+                worker.stop()
+        raise BackendError(f"{name}: every member failed ({'; '.join(errors)})")
+    finally:
+        for worker in pending.values():
+            worker.stop()
+
+
+register_prefix("portfolio", PortfolioBackend)

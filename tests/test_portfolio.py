@@ -1,0 +1,108 @@
+"""The portfolio backend: first answer wins, losers are killed, failures and time limits are handled."""
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from puzzlesat.backends import base, get_backend
+from puzzlesat.backends.pysat_backend import PysatBackend, PysatSession
+from puzzlesat.core.errors import BackendError, SolverTimeout
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.solving import count, load, solve
+
+from .conftest import INSTANCES
+
+AQUARIUM = str(INSTANCES / "aquarium" / "pa-10x10-hard-2865115.txt")
+
+
+class SleepySession(PysatSession):
+    def solve(self, timeout=None):
+        time.sleep(600)
+
+
+class CrashingSession(PysatSession):
+    def solve(self, timeout=None):
+        os._exit(3)  # the whole solver process dies, as a segfaulting native solver would
+
+
+def _double(name: str, session: type[PysatSession]) -> type[PysatBackend]:
+    class Double(PysatBackend):
+        def __init__(self) -> None:
+            super().__init__("glucose4")
+            self.name = name
+
+        def _open(self, encoding):
+            return session(self, encoding)
+
+    return Double
+
+
+@pytest.fixture
+def doubles(monkeypatch):
+    monkeypatch.setitem(base._FACTORIES, "test:sleepy", _double("test:sleepy", SleepySession))
+    monkeypatch.setitem(base._FACTORIES, "test:crash", _double("test:crash", CrashingSession))
+
+
+def test_fast_member_wins_and_slow_one_is_killed(doubles):
+    spec = get_puzzle("aquarium")
+    start = time.perf_counter()
+    report = solve(spec, load(spec, AQUARIUM), "portfolio:test:sleepy,cadical")
+    assert report.status == "SAT" and report.checked and report.answers["unique"] is True
+    assert report.solved_by == ["pysat:cadical195", "pysat:cadical195"]
+    assert time.perf_counter() - start < 30
+
+
+def test_losers_do_not_survive_the_session(doubles):
+    spec = get_puzzle("aquarium")
+    backend = get_backend("portfolio:test:sleepy,glucose")
+    with backend.open(spec.encode(load(spec, AQUARIUM), "cnf")) as session:
+        assert session.solve().status.value == "SAT"
+        sleeper = session.workers[0]
+        assert sleeper.process is None  # killed as soon as glucose answered
+        winner = session.workers[1].process
+        assert winner.is_alive()  # kept: its incremental session serves the next call
+    assert not winner.is_alive()
+
+
+def test_a_crashing_member_drops_out(doubles):
+    spec = get_puzzle("aquarium")
+    report = solve(spec, load(spec, AQUARIUM), "portfolio:test:crash,minisat")
+    assert report.status == "SAT" and set(report.solved_by) == {"pysat:minisat22"}
+
+
+def test_all_members_failing_is_one_error(doubles):
+    spec = get_puzzle("aquarium")
+    with pytest.raises(BackendError, match="every member failed.*test:crash: the solver process died"):
+        solve(spec, load(spec, AQUARIUM), "portfolio:test:crash,test:crash")
+
+
+def test_time_limit_kills_every_member(doubles):
+    spec = get_puzzle("aquarium")
+    start = time.perf_counter()
+    with pytest.raises(SolverTimeout):
+        solve(spec, load(spec, AQUARIUM), "portfolio:test:sleepy,test:sleepy", timeout=1)
+    assert time.perf_counter() - start < 10
+
+
+def test_enumeration_through_a_portfolio_counts_exactly():
+    spec = get_puzzle("jig")
+    instance = load(spec, str(INSTANCES / "jig" / "matt5x5.jig"))
+    assert count(spec, instance, "portfolio:cadical,glucose,z3", break_symmetry=False) == 8
+
+
+@pytest.mark.parametrize("name,message", [
+    ("portfolio:cadical", "name at least two backends"),
+    ("portfolio:cadical,nosuch", "unknown backend 'nosuch'"),
+    ("portfolio:cadical,portfolio:glucose,minisat", "name at least two backends"),  # no nesting
+])
+def test_bad_portfolios(name, message):
+    with pytest.raises(BackendError, match=message):
+        get_backend(name)
+
+
+def test_portfolio_cli_names_the_winner(run_cli):
+    code, out, _ = run_cli("solve", "aquarium", AQUARIUM, "--backend", "portfolio:cadical,glucose")
+    assert code == 0
+    assert "answered by: pysat:" in out and "checked: yes" in out
