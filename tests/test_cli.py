@@ -142,3 +142,24 @@ def test_count_aquarium(run_cli):
     assert code == 0 and json.loads(out)["answers"] == {"solutions": 2}
     code, out, _ = run_cli("count", "aquarium", SMALL, "--json")
     assert code == 0 and json.loads(out)["answers"] == {"solutions": 1}
+
+
+SHAPE = ["puzzle", "source", "backend", "encoding", "status", "answers", "checked", "solved_by", "size", "times"]
+
+
+@pytest.mark.parametrize("args", [
+    ("solve", "aquarium", "aquarium/pa-6x6-easy-681742.txt"),
+    ("solve", "jigsaw", "aoc/2020-20/example.txt"),
+    ("solve", "jig", "jig/matt5x5.jig"),
+    ("solve", "amphipod", "aoc/2021-23/example.txt", "--no-unfold"),
+    ("solve", "dice", "aoc/2021-21/example.txt", "--target", "6"),
+    ("count", "jig", "jig/matt5x5.jig"),
+    ("count", "dice", "aoc/2021-21/example.txt", "--target", "6"),
+])
+def test_json_has_one_top_level_shape(run_cli, args):
+    command, puzzle, path, *rest = args
+    code, out, _ = run_cli(command, puzzle, str(INSTANCES / path), *rest, "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert list(payload)[:len(SHAPE)] == SHAPE
+    assert payload["puzzle"] == puzzle and payload["status"] == "SAT"

@@ -9,7 +9,7 @@ import click
 from ..backends import get_backend
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..solving import backend_for, count, load
+from ..solving import Report, backend_for, count, load
 from .options import (
     backend_option,
     cnf_options,
@@ -59,18 +59,11 @@ def command(
     total = next(iter(answers.values()))
     exact = "count" in get_backend(backend_for(spec, backend)).capabilities
     if as_json:
-        payload = {
-            "puzzle": puzzle,
-            "source": file,
-            "backend": backend_for(spec, backend),
-            "encoding": spec.encodings[0],
-            "status": "SAT" if total else "UNSAT",
-            "answers": answers,
-            # enumeration checks every solution it counts; an exact counter proves the number instead
-            "checked": not exact,
-            "method": "exact counter" if exact else "enumeration",
-            "times": {k: round(v, 6) for k, v in watch.times.items()},
-        }
+        # the same top-level shape as solve and decode; enumeration checks every solution it counts,
+        # an exact counter proves the number instead
+        report = Report(puzzle, file, backend_for(spec, backend), spec.encodings[0], "SAT" if total else "UNSAT",
+                        answers=answers, checked=not exact, times=watch.times)
+        payload = report.to_json() | {"method": "exact counter" if exact else "enumeration"}
         if list_all:
             payload["solutions"] = [s.answers() | {"layout": s.render()} for s in listed]
         echo_json(payload)

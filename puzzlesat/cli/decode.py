@@ -13,7 +13,7 @@ from ..core.result import Status
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..formats.dimacs import parse_solver_output
-from ..solving import checked_solution, load
+from ..solving import Report, checked_solution, load
 from .options import (
     cnf_options,
     common,
@@ -58,15 +58,7 @@ def command(
     with watch.phase("encode"):
         encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
     status, literals = parse_solver_output(read_text(model_path), model_path)
-    payload = {
-        "puzzle": puzzle,
-        "source": file,
-        "backend": f"decode:{model_path}",
-        "encoding": "cnf",
-        "status": status.value,
-        "answers": {},
-        "checked": False,
-    }
+    report = Report(puzzle, file, f"decode:{model_path}", "cnf", status.value, size=encoding.size(), times=watch.times)
     if status == Status.SAT:
         bad = [lit for lit in literals if abs(lit) > encoding.num_vars]
         if bad:
@@ -77,10 +69,9 @@ def command(
         solution = checked_solution(
             spec, instance, encoding, CnfModel.from_literals(literals, encoding.num_vars), model_path, watch
         )
-        payload.update(answers=solution.answers(), checked=True)
-    payload["times"] = {k: round(v, 6) for k, v in watch.times.items()}
+        report.answers, report.checked = dict(solution.answers()), True
     if as_json:
-        echo_json(payload)
+        echo_json(report.to_json())
     elif status == Status.SAT:
         click.echo(solution.render())
         click.echo("checked: yes (independent checker)")
