@@ -1,5 +1,8 @@
 """``portfolio:NAME,NAME,...``: race several backends on the same encoding, keep the first answer.
 
+Members may also be joined with ``+`` (``portfolio:cadical+glucose``), which is how a portfolio is
+written inside a comma-separated list of backends (``--backends cadical,portfolio:cadical+glucose``).
+
 SAT solvers differ by orders of magnitude from one instance to the next, and which one wins is rarely
 predictable; on two or more cores a race costs nothing but CPU. Each member runs in its own forked
 worker process that holds an incremental session, so enumeration (blocking clauses, uniqueness proofs)
@@ -29,7 +32,7 @@ class PortfolioBackend(Backend):
     description = "race of several backends in separate processes; first answer wins"
 
     def __init__(self, members: str) -> None:
-        names = [name.strip() for name in members.split(",") if name.strip()]
+        names = [name.strip() for name in members.replace("+", ",").split(",") if name.strip()]
         if len(names) < 2:
             raise BackendError(f"portfolio:{members}: name at least two backends (portfolio:NAME,NAME,...)")
         self.members = [get_backend(name) for name in names]

@@ -19,6 +19,7 @@ from ..solving import load
 from .options import (
     cnf_options,
     common,
+    backend_list,
     echo_json,
     encoder_options,
     format_seconds,
@@ -33,7 +34,8 @@ from .options import (
 @click.command("crosscheck")
 @common(puzzle_argument, instance_input)
 @click.option(
-    "--backends", default=None, help="Comma-separated backend names (default: every available backend that fits)."
+    "--backends", default=None, help="Comma-separated backend names, a portfolio written portfolio:A+B "
+    "(default: every available backend that fits)."
 )
 @click.option(
     "--count",
@@ -67,7 +69,7 @@ def command(
     """
     spec = get_puzzle(puzzle)
     instance = load(spec, file, None, **reading(read))
-    names = [b.strip() for b in backends.split(",") if b.strip()] if backends else default_backends(spec)
+    names = backend_list(backends) if backends else default_backends(spec)
     by_count = by_count or getattr(spec, "crosscheck_by_count", False)
     if by_count and not hasattr(spec, "count_labels"):
         raise PuzzlesatError(f"{puzzle} has no solution count to compare")

@@ -93,6 +93,11 @@ def common(*decorators: Callable) -> Callable:
     return apply
 
 
+def backend_list(text: str) -> list[str]:
+    """A comma-separated ``--backends`` value; a portfolio inside it joins its members with ``+``."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def echo_json(payload: Any) -> None:
     click.echo(json.dumps(payload, indent=1))
 

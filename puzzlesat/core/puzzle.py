@@ -38,6 +38,8 @@ class Puzzle(ABC):
     #: counting puzzles (dice): ``solve`` answers with model counts (see ``solving.solve_counting``)
     counts_universes: bool = False
     default_method: str | None = None
+    #: how instance files of this puzzle end (``puzzlesat bench`` picks them out of a directory)
+    instance_suffix: str = ".txt"
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None
 

@@ -29,6 +29,7 @@ def tiling_problem(instance: JigInstance) -> TilingProblem:
 
 class Jig(TilingPuzzle):
     name = "jig"
+    instance_suffix = ".jig"
     count_labels = ("solutions", "up_to_rotation")
     #: a solve returns one of several layouts, so cross-checks compare counts
     crosscheck_by_count = True

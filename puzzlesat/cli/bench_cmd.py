@@ -1,0 +1,96 @@
+"""``puzzlesat bench``: instances x backends (and the reference), medians, files and an optional chart."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..bench import REFERENCE, Run, instance_files, measure, plot, run_all, summarize, to_csv, to_json, to_markdown
+from ..backends import get_backend
+from ..core.errors import PuzzlesatError
+from ..core.files import write_bytes_atomic, write_text_atomic
+from ..encoders import PUZZLES, get_puzzle
+from ..solving import backend_for
+from .options import backend_list, format_seconds
+
+#: where each puzzle's bundled instances live, relative to the project root (the default of --instances)
+BUNDLED = {"aquarium": "instances/aquarium", "jigsaw": "instances/aoc/2020-20", "jig": "instances/jig",
+           "amphipod": "instances/aoc/2021-23", "dice": "instances/aoc/2021-21"}
+
+
+@click.command("bench")
+@click.option("--puzzle", type=click.Choice(PUZZLES), default=None, help="Only this puzzle (default: all five).")
+@click.option("--backends", default=None,
+              help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
+                   "backend); the reference always runs.")
+@click.option("--instances", "directory", type=click.Path(file_okay=False), default=None,
+              help="Directory of instance files (needs --puzzle; default: the bundled instances).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Runs at the same time, each in its own process (more than 1 shares the cores: survey only).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="Seconds per run; a run past it is killed and reported as TIMEOUT.")
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Runs per instance and method; the table shows medians.")
+@click.option("--out", type=click.Path(file_okay=False), default="bench/out", show_default=True,
+              help="Directory for bench.json (every run) and bench.csv (the table).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Also draw median times as a PNG bar chart (needs matplotlib).")
+@click.option("--markdown", is_flag=True, help="Print the table as Markdown (as BENCHMARKS.md shows it).")
+def command(puzzle: str | None, backends: str | None, directory: str | None, jobs: int, timeout: float,
+            repeat: int, out: str, plot_path: str | None, markdown: bool) -> None:
+    """Time every instance with every backend and the solver-free reference; encode and solve apart.
+
+    Exits 1 when a run failed (timeouts are reported, not failures).
+
+    \b
+    Example:
+      puzzlesat bench --puzzle aquarium --backends cadical,glucose,z3 --repeat 5 --plot bench/out/aquarium.png
+      puzzlesat bench --puzzle jig --instances instances/jig --timeout 10 --jobs 2
+    """
+    if directory and not puzzle:
+        raise PuzzlesatError("--instances needs --puzzle (which puzzle the files are)")
+    runs = []
+    for name in [puzzle] if puzzle else PUZZLES:
+        spec = get_puzzle(name)
+        files = instance_files(spec, Path(directory or BUNDLED[name]))
+        names = backend_list(backends) if backends else [backend_for(spec, None)]
+        methods = [REFERENCE] + [get_backend(n).name for n in names]  # unknown names fail before any run
+        runs += [Run(name, str(f), method, k) for f in files for method in methods for k in range(repeat)]
+
+    def work(run: Run):
+        return measure(get_puzzle(run.puzzle), run)
+
+    with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
+        samples = run_all(runs, work, jobs, timeout, lambda sample: bar.update(1))
+    rows = summarize(samples)
+    Path(out).mkdir(parents=True, exist_ok=True)
+    write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples), indent=1) + "\n")
+    write_text_atomic(str(Path(out) / "bench.csv"), to_csv(rows))
+    if plot_path:
+        write_bytes_atomic(plot_path, plot(rows, timeout))
+    if markdown:
+        click.echo(to_markdown(rows), nl=False)
+    else:
+        _print_table(rows)
+    click.echo(f"wrote {Path(out) / 'bench.json'} and {Path(out) / 'bench.csv'}" + (f" and {plot_path}" if plot_path else ""))
+    if any(row.status == "ERROR" for row in rows):
+        failed = [f"{Path(r.instance).name} / {r.method}: {r.error}" for r in rows if r.status == "ERROR"]
+        click.echo(f"puzzlesat: {len(failed)} run(s) failed, first: {failed[0]}", err=True)
+        raise SystemExit(1)
+
+
+def _print_table(rows) -> None:
+    def cell(seconds: float | None) -> str:
+        return "-" if seconds is None else format_seconds(seconds)
+
+    width = max(len(f"{r.puzzle} {Path(r.instance).stem}") for r in rows)
+    method_width = max(len(r.method) for r in rows)
+    click.echo(f"{'instance':<{width}}  {'method':<{method_width}}  {'status':<7} {'encode':>9} {'solve':>9} "
+               f"{'total':>9} {'vars':>7} {'clauses':>8}  ref/this")
+    for r in rows:
+        ratio = f"{r.reference_ratio:.2f}x" if r.reference_ratio else "-"
+        click.echo(f"{r.puzzle + ' ' + Path(r.instance).stem:<{width}}  {r.method:<{method_width}}  {r.status:<7} "
+                   f"{cell(r.encode):>9} {cell(r.solve):>9} {cell(r.total):>9} {r.variables or '-':>7} "
+                   f"{r.clauses or '-':>8}  {ratio}")
