@@ -1,4 +1,6 @@
-"""Benchmarks (aquarium, jigsaw, jig, amphipod, dice): writes BENCHMARKS.md. Run with `make bench` (or `.venv/bin/python bench/run.py`).
+"""Benchmarks (aquarium, jigsaw, jig, amphipod, dice): writes BENCHMARKS.md. Run with `make bench` (or
+`.venv/bin/python bench/run.py`). Its last table is made by the same code as `puzzlesat bench`; the
+others are studies (encodings, methods, scaling) that the generic command does not express.
 
 Every figure is a median over repeats; ratios are against the solver-free reference measured in the
 same run. Encode and solve (first solution + uniqueness proof) are timed separately, and the whole
@@ -300,12 +302,28 @@ def dice_table(lines: list[str]) -> None:
     lines.append("")
 
 
+def bench_command_table(lines: list[str]) -> None:
+    """What `puzzlesat bench` measures on every bundled instance: the reference and each puzzle's default
+    backend, then a few more backends on aquarium and jigsaw (3 runs each, 30 s limit per run)."""
+    from puzzlesat.bench import measure, plan, run_all, summarize, to_markdown
+    from puzzlesat.encoders import PUZZLES
+
+    lines += ["## `puzzlesat bench` on every bundled instance (median of 3, limit 30 s per run)", "",
+              "The same table as `puzzlesat bench --markdown`; total includes parse, decode and check.", ""]
+    runs = plan(list(PUZZLES), None, None, 3)
+    runs += plan(["aquarium", "jigsaw"], None, ["pysat:glucose4", "pysat:kissat404", "z3",
+                                                "portfolio:cadical195+glucose4"], 3)
+    unique = list(dict.fromkeys(runs))  # the reference appears in both plans
+    lines += [to_markdown(summarize(run_all(unique, measure, 1, 30.0))), ""]
+
+
 def main() -> None:
     lines = ["# Benchmarks", "",
              f"Written by `make bench` (bench/run.py) on {platform.machine()}, {platform.python_version()}, "
              f"{time.strftime('%Y-%m-%d')}. Medians; ratios against the solver-free reference of the same run.", ""]
     tables = (instances_table, process_table, generated_table, encodings_table, backends_table, jigsaw_table,
-              jig_table, amphipod_table, amphipod_methods_table, amphipod_scaling_table, dice_table)
+              jig_table, amphipod_table, amphipod_methods_table, amphipod_scaling_table, dice_table,
+              bench_command_table)
     only = set(sys.argv[1:])  # table names to print alone (a quick look; BENCHMARKS.md needs them all)
     if only:
         for table in tables:

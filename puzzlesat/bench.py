@@ -19,10 +19,12 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from .backends import get_backend
 from .core.errors import PuzzlesatError
 from .core.puzzle import Puzzle
 from .core.timing import Stopwatch
-from .solving import load, solve
+from .encoders import get_puzzle
+from .solving import backend_for, load, solve
 
 REFERENCE = "reference"
 
@@ -81,8 +83,26 @@ def instance_files(puzzle: Puzzle, directory: Path) -> list[Path]:
     return files
 
 
-def measure(puzzle: Puzzle, run: Run) -> Sample:
+#: where each puzzle's bundled instances live, relative to the project root (the default directory)
+BUNDLED = {"aquarium": "instances/aquarium", "jigsaw": "instances/aoc/2020-20", "jig": "instances/jig",
+           "amphipod": "instances/aoc/2021-23", "dice": "instances/aoc/2021-21"}
+
+
+def plan(puzzles: list[str], directory: str | None, backends: list[str] | None, repeat: int) -> list[Run]:
+    """Every run to make: each instance file x (the reference + each backend, default: the puzzle's own)
+    x ``repeat``. Backend names are resolved here, so an unknown one fails before any run starts."""
+    runs = []
+    for name in puzzles:
+        puzzle = get_puzzle(name)
+        files = instance_files(puzzle, Path(directory or BUNDLED[name]))
+        methods = [REFERENCE] + [get_backend(b).name for b in backends or [backend_for(puzzle, None)]]
+        runs += [Run(name, str(f), method, k) for f in files for method in methods for k in range(repeat)]
+    return runs
+
+
+def measure(run: Run) -> Sample:
     """Do one run in this process: parse, then the reference or ``solve`` with the named backend."""
+    puzzle = get_puzzle(run.puzzle)
     watch = Stopwatch()
     try:
         instance = load(puzzle, run.instance, watch)
@@ -178,13 +198,10 @@ def summarize(samples: Iterable[Sample]) -> list[Row]:
         good = [s for s in group if s.status in ("SAT", "UNSAT")]
         bad = [s for s in group if s not in good]
 
-        def median(phase: str) -> float | None:
-            values = [s.times.get(phase, 0.0) for s in good]
-            return statistics.median(values) if values else None
-
         size = good[0].size if good else {}
         rows.append(Row(puzzle, instance, method, bad[0].status if bad else good[0].status, len(group),
-                        median("encode"), median("solve"), statistics.median(s.total for s in good) if good else None,
+                        _median(good, "encode"), _median(good, "solve"),
+                        statistics.median(s.total for s in good) if good else None,
                         size.get("variables"), size.get("clauses", size.get("assertions")),
                         error=bad[0].error if bad else ""))
     by_instance = {(r.puzzle, r.instance): r for r in rows if r.method == REFERENCE}
@@ -193,6 +210,11 @@ def summarize(samples: Iterable[Sample]) -> list[Row]:
         if ref and ref.total and row.total:
             row.reference_ratio = ref.total / row.total
     return rows
+
+
+def _median(samples: list[Sample], phase: str) -> float | None:
+    values = [s.times.get(phase, 0.0) for s in samples]
+    return statistics.median(values) if values else None
 
 
 def to_json(rows: list[Row], samples: list[Sample]) -> dict[str, Any]:
@@ -219,8 +241,8 @@ def to_csv(rows: list[Row]) -> str:
 
 def to_markdown(rows: list[Row]) -> str:
     """The table ``puzzlesat bench`` prints, as Markdown (for BENCHMARKS.md)."""
-    lines = ["| puzzle | instance | method | status | encode s | solve s | total s | variables | clauses "
-             "| reference / method |", "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [("| puzzle | instance | method | status | encode s | solve s | total s | variables | clauses "
+             "| reference / method |"), "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         cells = [r.puzzle, Path(r.instance).stem, r.method, r.status, _s(r.encode), _s(r.solve), _s(r.total),
                  _n(r.variables), _n(r.clauses), f"{r.reference_ratio:.2f}x" if r.reference_ratio else "-"]

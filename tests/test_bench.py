@@ -78,7 +78,7 @@ def test_a_run_past_its_timeout_is_killed_and_reported(run_cli, jigsaw_dir, tmp_
 
 def test_a_crashing_run_is_an_error_row_and_exit_1(run_cli, jigsaw_dir, tmp_path, monkeypatch):
     monkeypatch.setitem(base._FACTORIES, "test:dying", _double("test:dying", DyingSession))
-    code, stdout, stderr = run_cli("bench", "--puzzle", "jigsaw", "--instances", str(jigsaw_dir), "--backends",
+    code, _stdout, stderr = run_cli("bench", "--puzzle", "jigsaw", "--instances", str(jigsaw_dir), "--backends",
                                    "test:dying,cadical", "--repeat", "1", "--jobs", "2", "--out", str(tmp_path))
     assert code == 1
     assert "run died (exit code 5)" in stderr

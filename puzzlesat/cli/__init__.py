@@ -47,7 +47,16 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import backends_cmd, bench_cmd, count, crosscheck, decode, export, generate, solve
+    from . import (
+        backends_cmd,
+        bench_cmd,
+        count,
+        crosscheck,
+        decode,
+        export,
+        generate,
+        solve,
+    )
 
     for module in (solve, count, export, decode, crosscheck, generate, backends_cmd, bench_cmd):
         main.add_command(module.command)

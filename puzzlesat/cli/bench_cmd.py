@@ -7,17 +7,20 @@ from pathlib import Path
 
 import click
 
-from ..bench import REFERENCE, Run, instance_files, measure, plot, run_all, summarize, to_csv, to_json, to_markdown
-from ..backends import get_backend
+from ..bench import (
+    measure,
+    plan,
+    plot,
+    run_all,
+    summarize,
+    to_csv,
+    to_json,
+    to_markdown,
+)
 from ..core.errors import PuzzlesatError
 from ..core.files import write_bytes_atomic, write_text_atomic
-from ..encoders import PUZZLES, get_puzzle
-from ..solving import backend_for
+from ..encoders import PUZZLES
 from .options import backend_list, format_seconds
-
-#: where each puzzle's bundled instances live, relative to the project root (the default of --instances)
-BUNDLED = {"aquarium": "instances/aquarium", "jigsaw": "instances/aoc/2020-20", "jig": "instances/jig",
-           "amphipod": "instances/aoc/2021-23", "dice": "instances/aoc/2021-21"}
 
 
 @click.command("bench")
@@ -51,19 +54,9 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     """
     if directory and not puzzle:
         raise PuzzlesatError("--instances needs --puzzle (which puzzle the files are)")
-    runs = []
-    for name in [puzzle] if puzzle else PUZZLES:
-        spec = get_puzzle(name)
-        files = instance_files(spec, Path(directory or BUNDLED[name]))
-        names = backend_list(backends) if backends else [backend_for(spec, None)]
-        methods = [REFERENCE] + [get_backend(n).name for n in names]  # unknown names fail before any run
-        runs += [Run(name, str(f), method, k) for f in files for method in methods for k in range(repeat)]
-
-    def work(run: Run):
-        return measure(get_puzzle(run.puzzle), run)
-
+    runs = plan([puzzle] if puzzle else list(PUZZLES), directory, backend_list(backends) if backends else None, repeat)
     with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
-        samples = run_all(runs, work, jobs, timeout, lambda sample: bar.update(1))
+        samples = run_all(runs, measure, jobs, timeout, lambda sample: bar.update(1))
     rows = summarize(samples)
     Path(out).mkdir(parents=True, exist_ok=True)
     write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples), indent=1) + "\n")

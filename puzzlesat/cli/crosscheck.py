@@ -17,9 +17,9 @@ from ..crosscheck import (
 from ..encoders import get_puzzle
 from ..solving import load
 from .options import (
+    backend_list,
     cnf_options,
     common,
-    backend_list,
     echo_json,
     encoder_options,
     format_seconds,

@@ -14,15 +14,18 @@ from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..formats.dimacs import parse_solver_output
 from ..solving import Report, checked_solution, load
+from .export import export_options, exported_kind, player_option
 from .options import (
     cnf_options,
     common,
     echo_json,
-    encoder_options,
+    encoding_option,
     instance_input,
     json_option,
+    picture_options,
     puzzle_argument,
     reading,
+    write_pictures,
 )
 
 
@@ -35,18 +38,29 @@ from .options import (
     type=click.Path(dir_okay=False, allow_dash=True),
     help="What the solver printed (SAT-competition format: 's ...' and 'v ... 0' lines).",
 )
+@encoding_option
+@player_option
 @cnf_options
 @json_option
+@picture_options
 def command(
     puzzle: str,
     file: str,
     model_path: str,
+    kind: str | None,
+    player: int,
     cardinality: str | None,
     pb: str | None,
     as_json: bool,
+    png: str | None,
+    svg: str | None,
     **read: Any,
 ) -> None:
-    """Decode a solver's model of the DIMACS exported from FILE (same options as the export).
+    """Decode a solver's model of the DIMACS exported from FILE (same options as the export), and check it.
+
+    For amphipod the exported DIMACS holds the hard clauses only: a model is a legal plan, checked, but
+    not proven cheapest (optimise with a MaxSAT solver on --format wcnf, or with puzzlesat solve). For
+    dice a model is one universe won by --player.
 
     \b
     Example:
@@ -56,9 +70,10 @@ def command(
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
     with watch.phase("encode"):
-        encoding = spec.encode(instance, "cnf", **encoder_options(cardinality, pb))
+        kind = exported_kind(spec, "dimacs", kind)
+        encoding = spec.encode(instance, kind, **export_options(spec, "dimacs", player, cardinality, pb))
     status, literals = parse_solver_output(read_text(model_path), model_path)
-    report = Report(puzzle, file, f"decode:{model_path}", "cnf", status.value, size=encoding.size(), times=watch.times)
+    report = Report(puzzle, file, f"decode:{model_path}", kind, status.value, size=encoding.size(), times=watch.times)
     if status == Status.SAT:
         bad = [lit for lit in literals if abs(lit) > encoding.num_vars]
         if bad:
@@ -70,6 +85,7 @@ def command(
             spec, instance, encoding, CnfModel.from_literals(literals, encoding.num_vars), model_path, watch
         )
         report.answers, report.checked = dict(solution.answers()), True
+        write_pictures(spec, instance, solution, png, svg)
     if as_json:
         echo_json(report.to_json())
     elif status == Status.SAT:

@@ -6,9 +6,10 @@ from typing import Any
 
 import click
 
-from ..core.files import write_text_atomic
-from ..encoders import get_puzzle
 from ..core.errors import PuzzlesatError
+from ..core.files import write_text_atomic
+from ..core.puzzle import Puzzle
+from ..encoders import get_puzzle
 from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf, variable_map_json
 from ..formats.smt2 import to_smt2
 from ..solving import load
@@ -21,6 +22,31 @@ from .options import (
     puzzle_argument,
     reading,
 )
+
+
+def exported_kind(spec: Puzzle, fmt: str, kind: str | None) -> str:
+    """The encoding a format carries: the one asked for, else the puzzle's first of the right formula
+    kind. ``decode`` calls this too, so a model is always read against the encoding that was exported."""
+    if fmt == "smt2":
+        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "smt"), "smt")
+    else:
+        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "cnf"), spec.encodings[0])
+    if kind not in spec.encodings or (spec.formula_kind(kind) == "smt") != (fmt == "smt2"):
+        raise PuzzlesatError(f"--format {fmt} does not fit {spec.name}'s {kind} encoding "
+                             f"(it has: {', '.join(spec.encodings)})")
+    return kind
+
+
+def export_options(spec: Puzzle, fmt: str, player: int, cardinality: str | None, pb: str | None) -> dict[str, Any]:
+    """Encoder options of an export (and of the matching decode)."""
+    options = encoder_options(cardinality, pb) if fmt != "smt2" else {}
+    if spec.counts_universes:
+        options["winner"] = player - 1
+    return options
+
+
+player_option = click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,
+                             help="Dice: whose winning universes the counting formula describes.")
 
 
 @click.command("export")
@@ -36,8 +62,7 @@ from .options import (
               show_default=True, help="dimacs (SAT), wcnf (MaxSAT: amphipod's soft clauses), mcc (projected model "
                                       "counting: dice, and any puzzle's solution count), smt2.")
 @encoding_option
-@click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="Dice: whose winning universes the counting formula describes.")
+@player_option
 @cnf_options
 def command(
     puzzle: str,
@@ -62,16 +87,8 @@ def command(
     spec = get_puzzle(puzzle)
     instance = load(spec, file, None, **reading(read))
     title = f"puzzlesat {puzzle} {file}"
-    if fmt == "smt2":
-        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "smt"), "smt")
-    else:
-        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "cnf"), spec.encodings[0])
-    if kind not in spec.encodings or (spec.formula_kind(kind) == "smt") != (fmt == "smt2"):
-        raise PuzzlesatError(f"--format {fmt} does not fit {puzzle}'s {kind} encoding (it has: {', '.join(spec.encodings)})")
-    options = encoder_options(cardinality, pb) if fmt != "smt2" else {}
-    if spec.counts_universes:
-        options["winner"] = player - 1
-    encoding = spec.encode(instance, kind, **options)
+    kind = exported_kind(spec, fmt, kind)
+    encoding = spec.encode(instance, kind, **export_options(spec, fmt, player, cardinality, pb))
     if fmt == "wcnf" and not encoding.soft:
         raise PuzzlesatError(f"--format wcnf: {puzzle}'s {kind} encoding has no soft clauses (nothing to optimise)")
     text = {"dimacs": to_dimacs, "wcnf": to_wcnf, "mcc": to_mcc, "smt2": to_smt2}[fmt](encoding, title)

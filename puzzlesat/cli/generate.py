@@ -84,3 +84,20 @@ def amphipod(rooms: int, depth: int, seed: int, output: str) -> None:
     from ..encoders.amphipod.generate import generate
 
     write_text_atomic(output, generate(rooms, depth, seed))
+
+
+@command.command("dice")
+@click.option("--track", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Track length (starts are drawn from 1..track; solve with the same --track).")
+@seed_option
+@output_option
+def dice(track: int, seed: int, output: str) -> None:
+    """Random starting positions for Dirac Dice (the game's other parameters are options of solve).
+
+    \b
+    Example:
+      puzzlesat generate dice --seed 3 -o dice.txt
+    """
+    from ..encoders.dice.generate import generate
+
+    write_text_atomic(output, generate(track, seed))

@@ -8,7 +8,10 @@ from typing import Any
 import click
 
 from ..backends.base import DEFAULT_BACKEND
+from ..core.files import write_bytes_atomic, write_text_atomic
+from ..core.puzzle import Puzzle
 from ..encoders import PUZZLES
+from ..formats.picture import to_png, to_svg
 
 puzzle_argument = click.argument("puzzle", type=click.Choice(PUZZLES))
 file_argument = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -91,6 +94,28 @@ def common(*decorators: Callable) -> Callable:
             fn = decorator(fn)
         return fn
     return apply
+
+
+png_option = click.option("--png", type=click.Path(dir_okay=False), default=None,
+                          help="Also draw the solution as a PNG picture (no text; --svg has the labels).")
+svg_option = click.option("--svg", type=click.Path(dir_okay=False), default=None,
+                          help="Also draw the solution as an SVG picture.")
+
+
+def picture_options(fn: Callable) -> Callable:
+    """``--png`` and ``--svg``: the same picture of a checked solution, in either format."""
+    return png_option(svg_option(fn))
+
+
+def write_pictures(puzzle: Puzzle, instance: Any, solution: Any, png: str | None, svg: str | None) -> None:
+    """Draw a checked solution into the files asked for (atomically: never a half-written picture)."""
+    if not (png or svg):
+        return
+    picture = puzzle.picture(instance, solution)
+    if png:
+        write_bytes_atomic(png, to_png(picture))
+    if svg:
+        write_text_atomic(svg, to_svg(picture))
 
 
 def backend_list(text: str) -> list[str]:

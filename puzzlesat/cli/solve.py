@@ -8,10 +8,8 @@ from typing import Any
 import click
 
 from ..core.errors import PuzzlesatError
-from ..core.files import write_bytes_atomic
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..formats.png import png_bytes
 from ..solving import load, solve
 from .options import (
     backend_option,
@@ -24,15 +22,17 @@ from .options import (
     instance_input,
     json_option,
     method_option,
+    picture_options,
     puzzle_argument,
     reading,
     timeout_option,
+    write_pictures,
 )
 
 
 @click.command("solve")
 @common(puzzle_argument, instance_input, backend_option, encoding_option, cnf_options, timeout_option, json_option)
-@click.option("--png", type=click.Path(dir_okay=False), default=None, help="Also draw the solution as a PNG picture.")
+@picture_options
 @method_option
 @click.option("--steps", is_flag=True, help="Amphipod: print the burrow after every move.")
 def command(
@@ -45,6 +45,7 @@ def command(
     timeout: float | None,
     as_json: bool,
     png: str | None,
+    svg: str | None,
     method: str | None,
     steps: bool,
     **read: Any,
@@ -54,7 +55,7 @@ def command(
     \b
     Example:
       puzzlesat solve aquarium instances/aquarium/pa-10x10-hard-2865115.txt --backend z3 --encoding smt
-      puzzlesat solve amphipod instances/aoc/2021-23/example.txt --method rc2 --steps
+      puzzlesat solve amphipod instances/aoc/2021-23/example.txt --method rc2 --steps --svg plan.svg
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
@@ -62,10 +63,8 @@ def command(
     if steps and not spec.optimizes:
         raise PuzzlesatError(f"--steps applies to amphipod plans, not {puzzle}")
     report = solve(spec, instance, backend, kind, timeout, watch, method, **encoder_options(cardinality, pb))
-    if png and report.solution is not None:
-        if not hasattr(report.solution, "pixels"):
-            raise PuzzlesatError(f"--png: no picture for {puzzle} solutions yet")
-        write_bytes_atomic(png, png_bytes(report.solution.pixels(), scale=4))
+    if report.solution is not None:
+        write_pictures(spec, instance, report.solution, png, svg)
     if as_json:
         echo_json(report.to_json())
     else:

@@ -7,10 +7,13 @@ written from the rules, never from the encoding), ``reference`` (a solver-free m
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .encoding import Encoding
 from .model import CnfModel, SmtModel
+
+if TYPE_CHECKING:
+    from ..formats.picture import Picture
 
 
 class Solution(Protocol):
@@ -69,3 +72,7 @@ class Puzzle(ABC):
     @abstractmethod
     def reference(self, instance: Any, limit: int) -> list[Solution]:
         """Up to ``limit`` solutions found without any SAT/SMT solver."""
+
+    @abstractmethod
+    def picture(self, instance: Any, solution: Solution) -> Picture:
+        """The solution drawn for ``--png``/``--svg`` (see :mod:`puzzlesat.formats.picture`)."""

@@ -5,6 +5,7 @@ from typing import Any
 
 from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
+from ...formats.picture import Picture
 from .check import check as _check
 from .instance import AmphipodInstance
 from .instance import parse as _parse
@@ -51,6 +52,10 @@ class Amphipod(Puzzle):
             energy, moves = cheapest_plan(burrow)
             plans.append(Plan(label, burrow, tuple(moves), energy))
         return [AmphipodSolution(tuple(plans))]
+
+    def picture(self, instance: AmphipodInstance, solution: AmphipodSolution) -> Picture:
+        from .picture import picture
+        return picture(solution)
 
 
 PUZZLE = Amphipod()

@@ -16,7 +16,6 @@ from typing import Callable
 from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
-
 from .burrow import Burrow, between, step_cost
 
 DIRECT = -1  # parking option "no stop: room to room in one move"

@@ -5,6 +5,7 @@ from typing import Any
 
 from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
+from ...formats.picture import Picture
 from . import check as _check
 from .instance import AquariumInstance
 from .instance import parse as _parse
@@ -39,6 +40,10 @@ class Aquarium(Puzzle):
     def reference(self, instance: AquariumInstance, limit: int) -> list[AquariumSolution]:
         from .reference import solve_reference
         return solve_reference(instance, limit)
+
+    def picture(self, instance: AquariumInstance, solution: AquariumSolution) -> Picture:
+        from .picture import picture
+        return picture(instance, solution)
 
 
 PUZZLE = Aquarium()

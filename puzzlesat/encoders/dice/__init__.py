@@ -6,6 +6,7 @@ from typing import Any
 
 from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
+from ...formats.picture import Picture
 from .check import check_part1, check_universe
 from .instance import DiceInstance, Game
 from .instance import parse as _parse
@@ -57,6 +58,10 @@ class Dice(Puzzle):
         from .rules import play_deterministic
         rolled, scores = play_deterministic(instance.starts, instance.game)
         return [DiceSolution(Part1(rolled // instance.game.rolls, scores, instance.game.rolls), dirac_wins(instance))]
+
+    def picture(self, instance: DiceInstance, solution: DiceSolution | Universe) -> Picture:
+        from .picture import picture
+        return picture(instance, solution)
 
     def recurrence_wins(self, instance: DiceInstance, timeout: float | None) -> tuple[int, int]:
         """Universe counts from Z3 solving the recurrence equations (the third oracle)."""

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ...formats.picture import Picture
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
@@ -47,6 +48,10 @@ class Jig(TilingPuzzle):
 
     def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:
         return _check(instance, solution)
+
+    def picture(self, instance: JigInstance, solution: JigSolution) -> Picture:
+        from .picture import picture
+        return picture(solution)
 
 
 PUZZLE = Jig()

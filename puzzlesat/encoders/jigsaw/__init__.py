@@ -1,6 +1,7 @@
 """Jurassic Jigsaw (AoC 2020 day 20): tiles rotated and flipped into a grid, then sea monsters."""
 from __future__ import annotations
 
+from ...formats.picture import Picture
 from ..tiling.problem import TilingProblem
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
@@ -30,6 +31,11 @@ class Jigsaw(TilingPuzzle):
 
     def check(self, instance: JigsawInstance, solution: JigsawSolution) -> list[str]:
         return _check(instance, solution)
+
+    def picture(self, instance: JigsawInstance, solution: JigsawSolution) -> Picture:
+        """The assembled image with its tile grid and the sea monsters (one cell per pixel)."""
+        from ...formats.picture import from_pixels
+        return from_pixels(solution.pixels())
 
 
 PUZZLE = Jigsaw()

@@ -1,0 +1,41 @@
+"""The jig layout: each cell a piece (its id in the middle), each side's tab type as a coloured knob
+that sticks out (tab, positive type) into the neighbour's notch (blank, negative type)."""
+from __future__ import annotations
+
+from ...formats.picture import Picture
+from .solution import JigSolution
+
+PIECE, NOTCH = (235, 225, 200), (255, 255, 255)
+PALETTE = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (255, 127, 14), (148, 103, 189), (140, 86, 75),
+           (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207))
+KNOB, DEPTH = 0.3, 0.14  # knob width and how far it reaches across the side
+
+
+def picture(solution: JigSolution) -> Picture:
+    pic = Picture(solution.cols + 0.4, solution.rows + 0.4)
+    cells = [(i // solution.cols, i % solution.cols) for i in range(solution.rows * solution.cols)]
+    for r, c in cells:
+        pic.rect(0.2 + c + 0.04, 0.2 + r + 0.04, 0.92, 0.92, PIECE)
+    for sign in (-1, 1):  # notches first, then the tabs that fill them
+        for i, (r, c) in enumerate(cells):
+            for side, value in enumerate(solution.sides[i]):
+                if value and (value > 0) == (sign > 0):
+                    _knob(pic, 0.2 + c, 0.2 + r, side, value)
+    for i, (r, c) in enumerate(cells):
+        pic.label(0.2 + c + 0.5, 0.2 + r + 0.5, str(solution.placement[i][0]), 0.35)
+    return pic
+
+
+def _knob(pic: Picture, x: float, y: float, side: int, value: int) -> None:
+    """Side 0..3 = top, right, bottom, left; a tab reaches out of the cell, a blank into it."""
+    colour = PALETTE[(abs(value) - 1) % len(PALETTE)] if value > 0 else NOTCH
+    reach = DEPTH if value > 0 else -DEPTH
+    mid = 0.5 - KNOB / 2
+    if side == 0:
+        pic.rect(x + mid, y + 0.04 - max(reach, 0), KNOB, abs(reach), colour)
+    elif side == 2:
+        pic.rect(x + mid, y + 0.96 - max(-reach, 0), KNOB, abs(reach), colour)
+    elif side == 3:
+        pic.rect(x + 0.04 - max(reach, 0), y + mid, abs(reach), KNOB, colour)
+    else:
+        pic.rect(x + 0.96 - max(-reach, 0), y + mid, abs(reach), KNOB, colour)

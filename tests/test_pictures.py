@@ -1,0 +1,74 @@
+"""--png and --svg for every puzzle: real pictures of checked solutions, written atomically."""
+from __future__ import annotations
+
+import stat
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from puzzlesat.core.errors import CheckFailed
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.dice.instance import DiceInstance, Game
+from puzzlesat.encoders.dice.reference import dirac_wins, wins_by_turn
+from puzzlesat.encoders.dice.solution import DiceSolution, Part1
+from puzzlesat.formats.picture import Picture, to_png, to_svg
+
+from .conftest import INSTANCES
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("puzzle,path,extra,label", [
+    ("aquarium", "aquarium/pa-6x6-easy-681742.txt", [], None),
+    ("jigsaw", "aoc/2020-20/example.txt", [], None),
+    ("jig", "jig/matt5x5.jig", [], "24"),
+    ("amphipod", "aoc/2021-23/example.txt", ["--no-unfold"], "energy = 12521 (12 moves)"),
+    ("dice", "aoc/2021-21/example.txt", ["--target", "8"], None),
+])
+def test_every_puzzle_draws_png_and_svg(run_cli, tmp_path, puzzle, path, extra, label):
+    png, svg = tmp_path / "s.png", tmp_path / "s.svg"
+    code, _, _ = run_cli("solve", puzzle, str(INSTANCES / path), *extra, "--png", str(png), "--svg", str(svg))
+    assert code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    root = ET.parse(svg).getroot()
+    assert len(root.findall(f"{SVG}rect")) > 5
+    if label:
+        assert label in [t.text for t in root.findall(f"{SVG}text")]
+    assert stat.S_IMODE(png.stat().st_mode) & 0o044  # a normal readable file, not mkstemp's 0600
+    assert list(tmp_path.iterdir()) == [png, svg] or sorted(tmp_path.iterdir()) == sorted([png, svg])
+
+
+def test_aquarium_picture_shows_the_water():
+    spec = get_puzzle("aquarium")
+    instance = spec.parse((INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt").read_text(), "x")
+    solution = spec.reference(instance, 1)[0]
+    picture = spec.picture(instance, solution)
+    water = [r for r in picture.rects if r.fill == (70, 130, 220)]
+    assert len(water) == sum(map(sum, solution.water))
+    assert [t.text for t in picture.labels] == [x for pair in zip(map(str, instance.cols), map(str, instance.rows))
+                                                for x in pair]
+
+
+@pytest.mark.parametrize("starts,game", [((4, 8), Game(target=10)), ((1, 1), Game(target=8, sides=2)),
+                                         ((3, 7), Game(target=12, track=7, sides=4, rolls=2))])
+def test_wins_by_turn_add_up_to_the_dp(starts, game):
+    instance = DiceInstance(starts, game)
+    ended = wins_by_turn(instance)
+    assert tuple(sum(w[p] for w in ended.values()) for p in (0, 1)) == dirac_wins(instance)
+    assert all(w[turn % 2] == 0 for turn, w in ended.items())  # player 1 wins only on odd turns
+
+
+def test_dice_picture_refuses_wins_that_do_not_add_up():
+    spec = get_puzzle("dice")
+    instance = DiceInstance((4, 8), Game(target=8))
+    right = dirac_wins(instance)
+    with pytest.raises(CheckFailed, match="add up to"):
+        spec.picture(instance, DiceSolution(Part1(1, (0, 0), 3), (right[0] + 1, right[1])))
+
+
+def test_png_rasterises_rectangles_and_svg_escapes_text():
+    picture = Picture(2, 1)
+    picture.rect(1, 0, 1, 1, (255, 0, 0))
+    picture.label(0.5, 0.5, "<a&b>")
+    assert "&lt;a&amp;b&gt;" in to_svg(picture)
+    assert to_png(picture, scale=1) != to_png(Picture(2, 1), scale=1)
