@@ -12,7 +12,13 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 
 @click.group("generate")
 def command() -> None:
-    """Generate puzzle instances."""
+    """Generate puzzle instances (each subcommand has its own size options; same seed, same puzzle).
+
+    \b
+    Example:
+      puzzlesat generate aquarium --size 30 --seed 7 -o a30.txt && puzzlesat solve aquarium a30.txt
+      puzzlesat generate jig --rows 6 --cols 6 --types 4 --seed 2 -o six.jig && puzzlesat count jig six.jig
+    """
 
 
 @command.command("aquarium")
