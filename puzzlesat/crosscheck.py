@@ -32,7 +32,7 @@ def default_backends(puzzle: Puzzle) -> list[str]:
     if puzzle.optimizes:
         return [puzzle.default_backend or DEFAULT_BACKEND]
     if puzzle.counts_universes:
-        return ["ganak", "z3", "pysat:glucose4"]
+        return ["d4", "ganak", "z3", "pysat:glucose4"]
     wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
     return [b.name for b in all_backends()
             if b.capabilities & wanted and b.unavailable_reason() is None]

@@ -10,9 +10,12 @@ Adding a solver means registering one factory; names resolve through :func:`get_
 from __future__ import annotations
 
 import multiprocessing
+import os
+import sys
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..core.encoding import Encoding
@@ -118,7 +121,7 @@ def _load_all() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        from . import external, ganak_backend, portfolio, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
+        from . import d4_backend, external, ganak_backend, portfolio, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
 
 
 def get_backend(name: str) -> Backend:
@@ -186,3 +189,19 @@ def call_with_timeout(fn: Callable[[], Any], timeout: float | None, backend: str
     if kind == "error":
         raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
     return payload
+
+
+@contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Native counters (Ganak, D4) print progress lines ("c ...") on the process's stdout, which would
+    corrupt --json and tables: point file descriptor 1 at /dev/null while they run."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)

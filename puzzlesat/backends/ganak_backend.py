@@ -6,14 +6,9 @@ universe twice multiplies counts by powers of two), so only clauses and the samp
 ``count()`` may run once per Counter; ``WeightedCounter`` returns floats, so it is not used."""
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
-from .base import Backend, Session, call_with_timeout, register
+from .base import Backend, Session, call_with_timeout, quiet_stdout, register
 
 
 class GanakBackend(Backend):
@@ -42,27 +37,11 @@ class GanakBackend(Backend):
             counter = Counter()
             counter.add_clauses(encoding.clauses)
             counter.set_sampling_set(encoding.show)
-            with _quiet_stdout():
+            with quiet_stdout():
                 return counter.count()
 
         # Ganak cannot be interrupted from Python: a limit runs it in a child process
         return call_with_timeout(run, timeout, self.name)
-
-
-@contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    """Ganak prints progress lines ("c o ...") on the process's stdout, which would corrupt --json and
-    tables: point file descriptor 1 at /dev/null while it counts."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(devnull)
 
 
 register("ganak", GanakBackend)

@@ -31,6 +31,9 @@ class Encoding:
     soft: list[tuple[list[int], int]] = field(default_factory=list)
     objective: Any = None
     cost_offset: int = 0
+    #: True when every variable is a function of the ``show`` variables, so the plain model count equals
+    #: the projected count: counters without projection (d4) may count it
+    show_determines_all: bool = False
     #: free-form facts for the user (encoding options, sizes)
     info: dict[str, Any] = field(default_factory=dict)
 

@@ -21,7 +21,7 @@ class Dice(Puzzle):
     encodings = ("count", "smt")
     reading_options = GAME_OPTIONS
     counts_universes = True
-    default_backend = "ganak"
+    default_backend = "d4"
 
     def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         return (("player1_wins", {"kind": "count", "winner": 0}), ("player2_wins", {"kind": "count", "winner": 1}))

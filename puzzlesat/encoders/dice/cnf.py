@@ -91,7 +91,11 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
         for a in positions:
             clauses.append([-done, -pos(p, k, a), pos(p, k + 1, a)])
             for s in sums:
-                clauses.append([done, -pos(p, k, a), -total[s], pos(p, k + 1, advance(a, s, game.track))])
+                landed = advance(a, s, game.track)
+                # a landing outside the reachable positions cannot happen (the clause forbids the pair);
+                # naming it anyway would add a variable that nothing determines
+                landing = [pos(p, k + 1, landed)] if landed in domains[p][k + 1][0] else []
+                clauses.append([done, -pos(p, k, a), -total[s]] + landing)
         for v in scores:
             clauses.append([-done, -score(p, k, v), score(p, k + 1, v)])
             for b in domains[p][k + 1][0]:
@@ -104,5 +108,6 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
     if not clauses[-1]:
         contradiction = pool.id(("cannot_win",))
         clauses[-1:] = [[contradiction], [-contradiction]]
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show,
+    # rolls fix the sums, sums fix the states, states fix "over" and the frozen rolls: nothing is free
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show, show_determines_all=True,
                     info={"encoding": "count", "winner": winner + 1, "turns": 2 * turns_each})
