@@ -8,10 +8,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .backends import get_backend
-from .backends.base import DEFAULT_BACKEND
+from .backends.base import DEFAULT_BACKEND, run_forked
 from .core.errors import CheckFailed, PuzzlesatError
 from .core.files import read_text
 from .core.puzzle import Puzzle, Solution
@@ -173,20 +174,29 @@ def solve_counting(puzzle: Puzzle, instance: Any, backend_name: str, timeout: fl
     the number of universes each player wins, counted by ``backend_name``: an exact counter (ganak), z3
     (the recurrence equations), or any enumerating backend (blocking clauses; small targets only)."""
     deadline = Deadline(timeout)
-    with watch.phase("encode"):
-        unrolled = puzzle.encode(instance, "smt")
-    with watch.phase("solve"), get_backend("z3").open(unrolled) as session:
-        first = session.solve(deadline.left())
+    for horizon in puzzle.part1_horizons(instance):  # deeper only while the game provably has not ended
+        with watch.phase("encode"):
+            unrolled = puzzle.encode(instance, "smt", horizon=horizon)
+        with watch.phase("solve"), get_backend("z3").open(unrolled) as session:
+            first = session.solve(deadline.left())
+        if first.status != Status.UNSAT:
+            break
     if first.status != Status.SAT:
         raise CheckFailed(f"z3 gave no answer ({first.status.value}) on the deterministic game")
     part1 = checked_solution(puzzle, instance, unrolled, first.model, "z3", watch)
-    wins = []
-    for winner in (0, 1):
-        if backend_name == "z3":
-            with watch.phase("solve"):
-                wins = list(puzzle.recurrence_wins(instance, deadline.left()))
-            break
-        wins.append(count(puzzle, instance, backend_name, deadline.left(), watch, kind="count", winner=winner))
+    backend = get_backend(backend_name)
+    if backend_name == "z3":
+        with watch.phase("solve"):
+            wins = list(puzzle.recurrence_wins(instance, deadline.left()))
+    elif "count" in backend.capabilities:  # an exact counter: both players' counts at once, one core each
+        with watch.phase("encode"):
+            formulas = [puzzle.encode(instance, "count", winner=winner) for winner in (0, 1)]
+        backend.require("count")
+        with watch.phase("solve"):
+            wins = run_forked([partial(backend.count, formula) for formula in formulas], deadline.left(), backend.name)
+    else:
+        wins = [count(puzzle, instance, backend_name, deadline.left(), watch, kind="count", winner=winner)
+                for winner in (0, 1)]
     from .encoders.dice.solution import DiceSolution  # the one counting puzzle so far
     solution = DiceSolution(part1, (wins[0], wins[1]))
     report = Report(puzzle.name, getattr(instance, "source", ""), backend_name, "count", "SAT", solution,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import time
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -162,33 +163,50 @@ def call_with_timeout(fn: Callable[[], Any], timeout: float | None, backend: str
     """
     if timeout is None:
         return fn()
+    return run_forked([fn], timeout, backend)[0]
+
+
+def run_forked(fns: list[Callable[[], Any]], timeout: float | None, backend: str) -> list[Any]:
+    """Run every ``fn`` at the same time, each in its own forked child, and return their results in
+    order: independent solver calls (dice's two counts) use all cores. Past ``timeout`` seconds, or when
+    one fails, all children are killed."""
     ctx = multiprocessing.get_context("fork")
-    receiver, sender = ctx.Pipe(duplex=False)
-
-    def child() -> None:
-        try:
-            sender.send(("ok", fn()))
-        except BaseException as exc:  # report anything, the parent turns it into an error
-            sender.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"))
-
-    process = ctx.Process(target=child, daemon=True)
-    process.start()
-    sender.close()
+    end = None if timeout is None else time.perf_counter() + timeout
+    running = []
+    for fn in fns:
+        receiver, sender = ctx.Pipe(duplex=False)
+        process = ctx.Process(target=_send_result, args=(sender, fn), daemon=True)
+        process.start()
+        sender.close()
+        running.append((receiver, process))
+    results = []
     try:
-        if not receiver.poll(timeout):
-            raise SolverTimeout(backend, timeout)
-        try:
-            kind, payload = receiver.recv()
-        except EOFError:
-            raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
+        for receiver, process in running:
+            left = None if end is None else max(0.0, end - time.perf_counter())
+            if not receiver.poll(left):
+                raise SolverTimeout(backend, timeout or 0.0)
+            try:
+                kind, payload = receiver.recv()
+            except EOFError:
+                process.join()
+                raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
+            if kind == "error":
+                raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
+            results.append(payload)
     finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        receiver.close()
-    if kind == "error":
-        raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
-    return payload
+        for receiver, process in running:
+            if process.is_alive():
+                process.kill()
+            process.join()
+            receiver.close()
+    return results
+
+
+def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
+    try:
+        sender.send(("ok", fn()))
+    except BaseException as exc:  # report anything, the parent turns it into an error
+        sender.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"))
 
 
 @contextmanager

@@ -23,6 +23,10 @@ class Dice(Puzzle):
     counts_universes = True
     default_backend = "d4"
 
+    def part1_horizons(self, instance: DiceInstance) -> list[int]:
+        from .smt import part1_horizons
+        return part1_horizons(instance)
+
     def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         return (("player1_wins", {"kind": "count", "winner": 0}), ("player2_wins", {"kind": "count", "winner": 1}))
 
@@ -34,7 +38,7 @@ class Dice(Puzzle):
             from .cnf import encode_count
             return encode_count(instance, winner)
         from .smt import encode_part1
-        return encode_part1(instance)
+        return encode_part1(instance, options.get("horizon"))
 
     def decode(self, instance: DiceInstance, encoding: Encoding, model) -> Part1 | Universe:
         if encoding.info["encoding"] == "count":

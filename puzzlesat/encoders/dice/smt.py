@@ -8,15 +8,26 @@ from .instance import DiceInstance
 from .rules import advance, roll_sums
 
 
-def encode_part1(instance: DiceInstance) -> Encoding:
+def part1_horizons(instance: DiceInstance) -> list[int]:
+    """Unrolling depths to try in turn (bounded model checking): doubling from 64 up to
+    ``2 * det_target``, which always suffices because each turn scores at least 1. A shallow unrolling
+    whose end is not a finished game is UNSAT, so the first SAT depth holds the whole game."""
+    last = 2 * instance.game.det_target
+    depths = [64]
+    while depths[-1] * 2 < last:
+        depths.append(depths[-1] * 2)
+    return [d for d in depths if d < last] + [last]
+
+
+def encode_part1(instance: DiceInstance, horizon: int | None = None) -> Encoding:
     """Integer position and score per player and turn; the die values of turn t are constants (the die
     is deterministic), the landing space is ``(pos + steps - 1) % track + 1``, and once a score reaches
-    the target every later state is frozen. Each turn scores at least 1, so ``2 * det_target`` turns
-    always reach the end. Terms: the number of turns played and the final scores."""
+    the target every later state is frozen; the game must be over at the ``horizon`` (default
+    ``2 * det_target``, always enough). Terms: the number of turns played and the final scores."""
     import z3
 
     game = instance.game
-    horizon = 2 * game.det_target
+    horizon = horizon or 2 * game.det_target
     pos = [[z3.Int(f"pos{p + 1}_{t}") for t in range(horizon + 1)] for p in (0, 1)]
     score = [[z3.Int(f"score{p + 1}_{t}") for t in range(horizon + 1)] for p in (0, 1)]
     assertions = [pos[p][0] == instance.starts[p] for p in (0, 1)] + [score[p][0] == 0 for p in (0, 1)]
@@ -35,6 +46,7 @@ def encode_part1(instance: DiceInstance) -> Encoding:
         played.append(z3.If(over, 0, 1))
     turns = z3.Int("turns")
     assertions.append(turns == z3.Sum(played))
+    assertions.append(z3.Or(score[0][horizon] >= game.det_target, score[1][horizon] >= game.det_target))
     terms = {"turns": turns, "score1": score[0][horizon], "score2": score[1][horizon]}
     return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(terms.values()),
                     info={"encoding": "part1-smt", "turns": horizon})
