@@ -10,6 +10,7 @@ from typing import Any
 
 from .backends import get_backend
 from .backends.base import Backend, call_with_timeout
+from .backends.portfolio import PortfolioBackend
 from .core.encoding import Encoding
 from .core.errors import BackendError, PuzzlesatError, SolverTimeout
 from .core.model import CnfModel, SmtModel
@@ -31,6 +32,7 @@ class Optimum:
     model: CnfModel | SmtModel | None = None
     cost: int | None = None  # including the encoding's fixed offset
     steps: int = 0  # solver calls (descent) or cores (RC2), for reports
+    solved_by: str = ""  # the member that won, when a portfolio raced the method
 
 
 def optimize(encoding: Encoding, method: str, backend_name: str, timeout: float | None = None) -> Optimum:
@@ -41,6 +43,10 @@ def optimize(encoding: Encoding, method: str, backend_name: str, timeout: float 
     if method == "z3":
         return _z3(encoding, timeout)
     backend = get_backend(backend_name)
+    if isinstance(backend, PortfolioBackend):  # the whole method races once per member
+        winner, optimum = backend.race(lambda member: optimize(encoding, method, member.name), timeout)
+        optimum.solved_by = winner
+        return optimum
     if method == "descent":
         return _descent(encoding, backend, timeout)
     return _rc2(encoding, method, backend, timeout)

@@ -156,6 +156,7 @@ def solve_optimum(puzzle: Puzzle, instance: Any, backend_name: str, kind: str, m
     with watch.phase("solve"):
         optimum = optimize(encoding, method, backend_name, timeout)
     report.status = optimum.status.value
+    report.solved_by.append(optimum.solved_by or shown_backend)
     if optimum.status != Status.SAT:
         return report
     report.solution = checked_solution(puzzle, instance, encoding, optimum.model, report.backend, watch)

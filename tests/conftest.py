@@ -23,3 +23,19 @@ def run_cli():
         return result.exit_code, result.stdout, result.stderr
 
     return run
+
+
+def backend_double(name: str, session: type):
+    """A PySAT-based backend class whose sessions are ``session`` (a test double that sleeps, crashes or
+    lies), registered by tests under ``name`` with ``monkeypatch.setitem(base._FACTORIES, ...)``."""
+    from puzzlesat.backends.pysat_backend import PysatBackend
+
+    class Double(PysatBackend):
+        def __init__(self) -> None:
+            super().__init__("glucose4")
+            self.name = name
+
+        def _open(self, encoding):
+            return session(self, encoding)
+
+    return Double

@@ -7,12 +7,13 @@ import time
 import pytest
 
 from puzzlesat.backends import base, get_backend
-from puzzlesat.backends.pysat_backend import PysatBackend, PysatSession
+from puzzlesat.backends.pysat_backend import PysatSession
 from puzzlesat.core.errors import BackendError, SolverTimeout
 from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.dice.reference import dirac_wins
 from puzzlesat.solving import count, load, solve
 
-from .conftest import INSTANCES
+from .conftest import INSTANCES, backend_double
 
 AQUARIUM = str(INSTANCES / "aquarium" / "pa-10x10-hard-2865115.txt")
 
@@ -27,22 +28,10 @@ class CrashingSession(PysatSession):
         os._exit(3)  # the whole solver process dies, as a segfaulting native solver would
 
 
-def _double(name: str, session: type[PysatSession]) -> type[PysatBackend]:
-    class Double(PysatBackend):
-        def __init__(self) -> None:
-            super().__init__("glucose4")
-            self.name = name
-
-        def _open(self, encoding):
-            return session(self, encoding)
-
-    return Double
-
-
 @pytest.fixture
 def doubles(monkeypatch):
-    monkeypatch.setitem(base._FACTORIES, "test:sleepy", _double("test:sleepy", SleepySession))
-    monkeypatch.setitem(base._FACTORIES, "test:crash", _double("test:crash", CrashingSession))
+    monkeypatch.setitem(base._FACTORIES, "test:sleepy", backend_double("test:sleepy", SleepySession))
+    monkeypatch.setitem(base._FACTORIES, "test:crash", backend_double("test:crash", CrashingSession))
 
 
 def test_fast_member_wins_and_slow_one_is_killed(doubles):
@@ -106,3 +95,18 @@ def test_portfolio_cli_names_the_winner(run_cli):
     code, out, _ = run_cli("solve", "aquarium", AQUARIUM, "--backend", "portfolio:cadical,glucose")
     assert code == 0
     assert "answered by: pysat:" in out and "checked: yes" in out
+
+
+def test_optimisation_races_whole_methods():
+    spec = get_puzzle("amphipod")
+    instance = load(spec, str(INSTANCES / "aoc" / "2021-23" / "example.txt"), unfold=False)
+    report = solve(spec, instance, "portfolio:glucose,cadical")
+    assert report.answers == {"energy": 12521, "optimal": True}
+    assert report.solved_by[0] in ("pysat:glucose4", "pysat:cadical195")
+
+
+def test_counting_races_counters():
+    spec = get_puzzle("dice")
+    instance = load(spec, str(INSTANCES / "aoc" / "2021-21" / "example.txt"), target=8)
+    report = solve(spec, instance, "portfolio:d4+ganak")
+    assert report.answers["wins"] == list(dirac_wins(instance))

@@ -175,7 +175,8 @@ def run_forked(fns: list[Callable[[], Any]], timeout: float | None, backend: str
     running = []
     for fn in fns:
         receiver, sender = ctx.Pipe(duplex=False)
-        process = ctx.Process(target=_send_result, args=(sender, fn), daemon=True)
+        # not a daemon, so that the call may start processes of its own (a portfolio's members)
+        process = ctx.Process(target=_send_result, args=(sender, fn))
         process.start()
         sender.close()
         running.append((receiver, process))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -53,9 +54,15 @@ class PortfolioBackend(Backend):
     def count(self, encoding: Encoding, timeout: float | None = None) -> int:
         """The first exact count any member finishes (they are all exact, so any one will do)."""
         self.require("count")
-        workers = [_Worker(member, encoding, [], counting=True) for member in self.members]
+        return self.race(lambda member: member.count(encoding, None), timeout)[1]
+
+    def race(self, call: Callable[[Backend], Any], timeout: float | None) -> tuple[str, Any]:
+        """Run ``call(member)`` for every member at once, each in its own process; (winner, its result).
+        For whole computations that are not a solver session, such as an optimisation method."""
+        workers = [_Worker(member, call=call) for member in self.members]
         try:
-            return _race(workers, ("count",), timeout, self.name)[1]
+            winner, result = _race(workers, None, timeout, self.name)
+            return winner.member.name, result
         finally:
             for worker in workers:
                 worker.stop()
@@ -85,13 +92,16 @@ class PortfolioSession(Session):
 
 
 class _Worker:
-    """One member's forked process; started on demand, replaying every clause added so far."""
+    """One member's forked process, started on demand. A session worker holds an incremental session of
+    the encoding (replaying every clause added so far) and answers solve requests; a call worker runs
+    one ``call(member)`` and reports its result."""
 
-    def __init__(self, member: Backend, encoding: Encoding, added: list[list[int]], counting: bool = False) -> None:
+    def __init__(self, member: Backend, encoding: Encoding | None = None, added: list[list[int]] | None = None,
+                 call: Callable[[Backend], Any] | None = None) -> None:
         self.member = member
         self.encoding = encoding
-        self.added = added
-        self.counting = counting
+        self.added = added if added is not None else []
+        self.call = call
         self.process: multiprocessing.process.BaseProcess | None = None
         self.conn: Connection | None = None
 
@@ -99,11 +109,10 @@ class _Worker:
         if self.conn is None:
             ctx = multiprocessing.get_context("fork")
             parent, child = ctx.Pipe()
-            self.process = ctx.Process(target=_serve, args=(child, self.member, self.encoding, list(self.added),
-                                                            self.counting), daemon=True)
-            self.process.start()
+            process = ctx.Process(target=_serve, args=(child, self), daemon=True)
+            process.start()
             child.close()
-            self.conn = parent
+            self.process, self.conn = process, parent
         return self.conn
 
     def add_clause(self, clause: list[int]) -> None:
@@ -121,22 +130,24 @@ class _Worker:
         self.process, self.conn = None, None
 
 
-def _serve(conn: Connection, member: Backend, encoding: Encoding, added: list[list[int]], counting: bool) -> None:
-    """Worker loop: keep one session of ``member`` and answer solve/count requests until killed.
+def _serve(conn: Connection, worker: _Worker) -> None:
+    """Worker process: run the one call, or keep one session and answer requests until killed.
     Ctrl-C is the parent's to handle (it kills the workers), so workers ignore it and stay quiet."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    member = worker.member
     try:
-        session = None if counting else member.open(encoding)
-        for clause in added:
+        if worker.call is not None:
+            conn.send(("ok", worker.call(member)))
+            return
+        session = member.open(worker.encoding)
+        for clause in worker.added:
             session.add_clause(clause)
         while True:
             request = conn.recv()
             if request[0] == "add":
                 session.add_clause(request[1])
-            elif request[0] == "solve":
-                conn.send(("ok", session.solve(None)))
             else:
-                conn.send(("ok", member.count(encoding, None)))
+                conn.send(("ok", session.solve(None)))
     except EOFError:  # the parent closed the pipe: the session is over
         return
     except Exception as exc:  # noqa: BLE001  (any failure goes back as one line; the race goes on without it)
@@ -144,13 +155,15 @@ def _serve(conn: Connection, member: Backend, encoding: Encoding, added: list[li
         conn.send(("error", first if first.startswith(member.name) else f"{member.name}: {first}"))
 
 
-def _race(workers: list[_Worker], request: tuple[Any, ...], timeout: float | None, name: str) -> tuple[_Worker, Any]:
-    """Send ``request`` to every worker, return the first good answer and kill the ones still running.
-    A member that fails drops out; only when all fail is it an error."""
+def _race(workers: list[_Worker], request: tuple[Any, ...] | None, timeout: float | None,
+          name: str) -> tuple[_Worker, Any]:
+    """Start the workers (sending ``request`` to session workers), return the first good answer and kill
+    the ones still running. A member that fails drops out; only when all fail is it an error."""
     pending = {}
     for worker in workers:
         conn = worker.start()
-        conn.send(request)
+        if request is not None:
+            conn.send(request)
         pending[conn] = worker
     end = None if timeout is None else time.perf_counter() + timeout
     errors = []
