@@ -1,4 +1,4 @@
-# Quick start: `make demo` (solves and cross-checks bundled aquarium, jigsaw and jig instances) and `make test` (whole test suite).
+# Quick start: `make demo` (solves and cross-checks bundled instances of all five puzzles) and `make test` (whole test suite).
 # Both create .venv with Python 3.11+ and install the project into it; nothing else is needed,
 # except the DIMACS solver binaries the round-trip tests use (`make solvers`, apt-get, as root).
 PYTHON ?= python3
@@ -29,8 +29,10 @@ demo: $(BIN)/puzzlesat
 	@echo; echo "== amphipod: AoC 2021 day 23, real input (both parts, proven optimal)"
 	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/real-1.txt
 	$(BIN)/puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --no-unfold --timeout 20
-	@echo; echo "== dice: AoC 2021 day 21 (part 2 counted for a target of 10; 21 takes minutes)"
-	$(BIN)/puzzlesat solve dice instances/aoc/2021-21/real-1.txt --target 10
+	@mkdir -p bench/out
+	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/example.txt --backend portfolio:glucose,cadical --svg bench/out/amphipod.svg
+	@echo; echo "== dice: AoC 2021 day 21 (part 2: universes counted exactly by D4)"
+	$(BIN)/puzzlesat solve dice instances/aoc/2021-21/real-1.txt
 	$(BIN)/puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 6 --sides 2
 
 solvers:
