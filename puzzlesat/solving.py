@@ -213,6 +213,9 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
     ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
     With ``limit``, stop once that many are found (the result then means "at least ``limit``")."""
     watch = watch or Stopwatch()
+    if puzzle.optimizes:
+        raise PuzzlesatError(f"{puzzle.name} is an optimisation puzzle: its legal plans are too many to count "
+                             "and not what is asked; 'solve' proves the optimum")
     kind = encoding_for(puzzle, kind)
     backend = get_backend(backend_for(puzzle, backend_name))
     if "count" in backend.capabilities:
