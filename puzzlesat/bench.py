@@ -219,8 +219,8 @@ def _median(samples: list[Sample], phase: str) -> float | None:
 
 def to_json(rows: list[Row], samples: list[Sample]) -> dict[str, Any]:
     return {"rows": [asdict(r) for r in rows],
-            "samples": [{**asdict(s.run), "status": s.status, "times": s.times, "size": s.size, "error": s.error}
-                        for s in samples]}
+            "samples": [{**asdict(s.run), "status": s.status, "times": s.times, "size": s.size,
+                         "answers": s.answers, "error": s.error} for s in samples]}
 
 
 CSV_COLUMNS = ("puzzle", "instance", "method", "status", "runs", "encode", "solve", "total", "variables", "clauses",

@@ -45,6 +45,8 @@ def test_bench_writes_table_json_csv_and_plot(run_cli, jigsaw_dir, tmp_path):
     solver = rows[1]
     assert solver["encode"] > 0 and solver["solve"] > 0 and solver["total"] >= solver["encode"] + solver["solve"]
     assert solver["variables"] == 9 and solver["reference_ratio"] > 0
+    samples = json.loads((out / "bench.json").read_text())["samples"]
+    assert {s["answers"]["part1"] for s in samples} == {20899048083289}  # every run, the reference too
     table = list(csv.DictReader((out / "bench.csv").open()))
     assert [r["method"] for r in table] == ["reference", "pysat:cadical195", "pysat:glucose4"]
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
