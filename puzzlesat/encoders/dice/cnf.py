@@ -3,8 +3,10 @@ the universes in which one given player wins.
 
 Per turn ``t`` and roll ``r``, one variable per die value (exactly one true): these are the projection.
 The state is kept per player and per *own* turn ``k`` (the other player does not move, so no frame
-axioms are needed): position and score, one-hot over the values reachable after ``k`` turns (score capped
-at the target). A turn adds the roll sum to the position and the landing space to the score, unless the
+axioms are needed): the position one-hot over the values reachable after ``k`` turns, the score in order
+encoding (``score>=v`` for v = 1..target, capped at the target; both bounds propagate through a move, so
+every order literal is determined, and D4 counts it 2.5-2.9 s per player at target 21 against 1.8-5.0 s
+with a one-hot score). A turn adds the roll sum to the position and the landing space to the score, unless the
 game is already over: then the state is frozen and every roll of the turn is fixed to 1, so a finished
 universe is counted once. The horizon is ``2 * max_turns`` (:func:`.rules.max_turns`: no player can need
 more own turns), so every game ends inside it; the winner's final score is the target.
@@ -44,10 +46,13 @@ def reachable(start: int, instance: DiceInstance, turns: int) -> list[tuple[set[
 def encode_count(instance: DiceInstance, winner: int) -> Encoding:
     """Models projected on ``show`` = universes won by player ``winner`` (0 or 1)."""
     game = instance.game
+    target = game.target
     pool = IDPool()
     clauses: list[list[int]] = []
     turns_each = max_turns(game)
     domains = [reachable(instance.starts[p], instance, turns_each) for p in (0, 1)]
+    true = pool.id(("true",))
+    clauses.append([true])
 
     def exactly_one(lits: list[int]) -> None:
         clauses.append(lits)
@@ -56,18 +61,23 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
     def pos(p: int, k: int, value: int) -> int:
         return pool.id(("pos", p + 1, k, value))
 
-    def score(p: int, k: int, value: int) -> int:
-        return pool.id(("score", p + 1, k, value))
-
-    def won(p: int, k: int) -> int | None:
-        return score(p, k, game.target) if game.target in domains[p][k][1] else None
+    def at_least(p: int, k: int, value: int) -> int:
+        """``score >= value`` after ``k`` own turns; constants outside 1..target (scores are capped)."""
+        if value <= 0:
+            return true
+        if value > target:
+            return -true
+        return pool.id(("score>=", p + 1, k, value))
 
     for p in (0, 1):
         for k, (positions, scores) in enumerate(domains[p]):
             exactly_one([pos(p, k, v) for v in sorted(positions)])
-            exactly_one([score(p, k, v) for v in sorted(scores)])
+            for v in range(2, target + 1):
+                clauses.append([-at_least(p, k, v), at_least(p, k, v - 1)])
+            # outside the reachable range the order literals are fixed, which keeps every one determined
+            clauses.extend([at_least(p, k, v)] for v in range(1, min(scores) + 1))
+            clauses.extend([-at_least(p, k, v)] for v in range(max(scores) + 1, target + 1))
         clauses.append([pos(p, 0, instance.starts[p])])
-        clauses.append([score(p, 0, 0)])
 
     show: list[int] = []
     sums = dict(roll_sums(game.sides, game.rolls))
@@ -83,7 +93,7 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
             s = sum(combo) + game.rolls
             clauses.append([-rolls[r][v] for r, v in enumerate(combo)] + [total[s]])
         done = pool.id(("over", t + 1))
-        finished = [w for w in (won(0, (t + 1) // 2), won(1, t // 2)) if w is not None]
+        finished = [at_least(0, (t + 1) // 2, target), at_least(1, t // 2, target)]
         clauses.append([-done] + finished)
         clauses.extend([done, -w] for w in finished)
         clauses.extend([-done, values[0]] for values in rolls)
@@ -96,18 +106,18 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
                 # naming it anyway would add a variable that nothing determines
                 landing = [pos(p, k + 1, landed)] if landed in domains[p][k + 1][0] else []
                 clauses.append([done, -pos(p, k, a), -total[s]] + landing)
-        for v in scores:
-            clauses.append([-done, -score(p, k, v), score(p, k + 1, v)])
-            for b in domains[p][k + 1][0]:
-                after = min(game.target, v + b)
-                # a sum outside the reachable scores cannot happen: then the clause forbids the pair
-                landing = [score(p, k + 1, after)] if after in domains[p][k + 1][1] else []
-                clauses.append([done, -score(p, k, v), -pos(p, k + 1, b)] + landing)
-    final = won(winner, turns_each)
-    clauses.append([final] if final is not None else [])
-    if not clauses[-1]:
-        contradiction = pool.id(("cannot_win",))
-        clauses[-1:] = [[contradiction], [-contradiction]]
-    # rolls fix the sums, sums fix the states, states fix "over" and the frozen rolls: nothing is free
+        for v in range(1, target + 1):  # game over: the score stays
+            clauses.append([-done, -at_least(p, k, v), at_least(p, k + 1, v)])
+            clauses.append([-done, at_least(p, k, v), -at_least(p, k + 1, v)])
+        low, high = min(scores), max(scores)
+        for b in domains[p][k + 1][0]:  # a move landing on b: new score = min(target, score + b)
+            for v in range(low, min(target, high + 1) + 1):
+                # score >= v  ->  new score >= v + b
+                clauses.append([done, -pos(p, k + 1, b), -at_least(p, k, v), at_least(p, k + 1, min(target, v + b))])
+                if low < v and v + b <= target:  # score < v  ->  new score < v + b
+                    clauses.append([done, -pos(p, k + 1, b), at_least(p, k, v), -at_least(p, k + 1, v + b)])
+    clauses.append([at_least(winner, turns_each, target)])
+    # rolls fix the sums, sums fix the positions, positions fix the order-encoded scores (both bounds are
+    # propagated), scores fix "over" and the frozen rolls: nothing is free
     return Encoding("cnf", pool=pool, clauses=clauses, show=show, show_determines_all=True,
                     info={"encoding": "count", "winner": winner + 1, "turns": 2 * turns_each})
