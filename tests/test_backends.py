@@ -73,3 +73,14 @@ def test_external_solver_printing_garbage(tmp_path, monkeypatch):
     with get_backend("external:garbage-solver").open(Encoding("cnf", clauses=[[1]])) as session:
         with pytest.raises(BackendError, match="not SAT-competition output"):
             session.solve()
+
+
+def test_external_solver_that_crashes(tmp_path, monkeypatch):
+    script = tmp_path / "crashing-solver"
+    script.write_text("#!/bin/sh\necho 'c starting'\nkill -SEGV $$\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    with get_backend("external:crashing-solver").open(Encoding("cnf", clauses=[[1]])) as session:
+        with pytest.raises(BackendError, match="crashing-solver") as caught:
+            session.solve()
+    assert "\n" not in str(caught.value)
