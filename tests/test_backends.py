@@ -65,22 +65,16 @@ def test_missing_binary_and_missing_capability():
         get_backend("cadical").require("smt")
 
 
-def test_external_solver_printing_garbage(tmp_path, monkeypatch):
-    script = tmp_path / "garbage-solver"
-    script.write_text("#!/bin/sh\necho hello\n")
-    script.chmod(0o755)
+@pytest.mark.parametrize("name,script", [
+    ("garbage-solver", "echo hello"),
+    ("crashing-solver", "echo 'c starting'; kill -SEGV $$"),  # dies as a segfaulting solver would
+])
+def test_external_solver_that_misbehaves(tmp_path, monkeypatch, name, script):
+    binary = tmp_path / name
+    binary.write_text(f"#!/bin/sh\n{script}\n")
+    binary.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
-    with get_backend("external:garbage-solver").open(Encoding("cnf", clauses=[[1]])) as session:
-        with pytest.raises(BackendError, match="not SAT-competition output"):
-            session.solve()
-
-
-def test_external_solver_that_crashes(tmp_path, monkeypatch):
-    script = tmp_path / "crashing-solver"
-    script.write_text("#!/bin/sh\necho 'c starting'\nkill -SEGV $$\n")
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
-    with get_backend("external:crashing-solver").open(Encoding("cnf", clauses=[[1]])) as session:
-        with pytest.raises(BackendError, match="crashing-solver") as caught:
+    with get_backend(f"external:{name}").open(Encoding("cnf", clauses=[[1]])) as session:
+        with pytest.raises(BackendError, match=f"external:{name} output: .*not SAT-competition output") as caught:
             session.solve()
     assert "\n" not in str(caught.value)

@@ -52,15 +52,15 @@ class Picture:
 
 
 def _hex(colour: Pixel) -> str:
-    return "#%02x%02x%02x" % colour
+    return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
 def to_svg(picture: Picture, scale: int = 24) -> str:
     def n(value: float) -> str:
         return f"{value * scale:g}"
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{n(picture.width)}" height="{n(picture.height)}" '
-           f'viewBox="0 0 {n(picture.width)} {n(picture.height)}">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{n(picture.width)}" height="{n(picture.height)}" '
+            f'viewBox="0 0 {n(picture.width)} {n(picture.height)}">'),
            f'<rect width="100%" height="100%" fill="{_hex(picture.background)}"/>']
     out += [f'<rect x="{n(r.x)}" y="{n(r.y)}" width="{n(r.w)}" height="{n(r.h)}" fill="{_hex(r.fill)}"/>'
             for r in picture.rects]
