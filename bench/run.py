@@ -336,6 +336,18 @@ def bench_command_table(lines: list[str]) -> None:
     lines += [to_markdown(summarize(run_all(unique, measure, 1, 30.0))), ""]
 
 
+def replace_section(document: str, table: str) -> str:
+    """``document`` with the section that starts with ``table``'s heading (up to the next heading of the
+    same level) replaced by ``table``; appended when no such section exists yet."""
+    heading = table.split("\n", 1)[0]
+    lines = document.split("\n")
+    if heading not in lines:
+        return document.rstrip("\n") + "\n\n" + table
+    start = lines.index(heading)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[:start] + table.rstrip("\n").split("\n") + [""] + lines[end:])
+
+
 def main() -> None:
     lines = ["# Benchmarks", "",
              f"Written by `make bench` (bench/run.py) on {platform.machine()}, {platform.python_version()}, "
@@ -343,13 +355,25 @@ def main() -> None:
     tables = (instances_table, process_table, generated_table, encodings_table, backends_table, jigsaw_table,
               jig_table, amphipod_table, amphipod_methods_table, amphipod_scaling_table, dice_table,
               dice_process_table, bench_command_table)
-    only = set(sys.argv[1:])  # table names to print alone (a quick look; BENCHMARKS.md needs them all)
+    args = sys.argv[1:]
+    update = args[:1] == ["--update"]  # re-run the named tables and replace their sections in BENCHMARKS.md
+    only = set(args[1:] if update else args)  # else: table names to print alone, for a quick look
     if only:
+        target = ROOT / "BENCHMARKS.md"
+        document = target.read_text()
         for table in tables:
             if table.__name__ in only:
                 part: list[str] = []
                 table(part)
                 print("\n".join(part), flush=True)
+                document = replace_section(document, "\n".join(part))
+        if update:
+            notes = ROOT / "bench" / "NOTES.md"
+            if notes.exists():  # the notes close the document: bring them up to date too
+                first = notes.read_text().split("\n", 1)[0]
+                document = document[:document.index(first)] if first in document else document + "\n"
+                document += notes.read_text()
+            target.write_text(document)
         return
     for table in tables:
         table(lines)
