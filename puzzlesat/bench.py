@@ -8,6 +8,8 @@ fine for a quick survey, but quote single-job numbers.
 """
 from __future__ import annotations
 
+import csv
+import io
 import multiprocessing
 import os
 import signal
@@ -228,9 +230,6 @@ CSV_COLUMNS = ("puzzle", "instance", "method", "status", "runs", "encode", "solv
 
 
 def to_csv(rows: list[Row]) -> str:
-    import csv
-    import io
-
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -265,8 +264,6 @@ def plot(rows: list[Row], timeout: float | None) -> bytes:
         import matplotlib
     except ImportError:
         raise PuzzlesatError("--plot needs matplotlib (pip install 'puzzlesat[plot]')") from None
-    import io
-
     matplotlib.use("Agg")
     from matplotlib import pyplot
 

@@ -190,9 +190,9 @@ def solve_counting(puzzle: Puzzle, instance: Any, backend_name: str, timeout: fl
         with watch.phase("solve"):
             wins = list(puzzle.recurrence_wins(instance, deadline.left()))
     elif "count" in backend.capabilities:  # an exact counter: both players' counts at once, one core each
+        backend.require("count")  # available here, before anything is built
         with watch.phase("encode"):
             formulas = [puzzle.encode(instance, "count", winner=winner) for winner in (0, 1)]
-        backend.require("count")
         with watch.phase("solve"):
             wins = run_forked([partial(backend.count, formula) for formula in formulas], deadline.left(), backend.name)
     else:

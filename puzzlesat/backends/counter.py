@@ -1,0 +1,48 @@
+"""What every model-counting backend shares: capability ``count`` only, the native library imported on
+first use, CNF only, its progress output kept off stdout, and a hard time limit by fork (native counters
+cannot be interrupted from Python). A counter supplies ``_count`` and, when it cannot take every
+encoding, ``accept``."""
+from __future__ import annotations
+
+import importlib
+from abc import abstractmethod
+
+from ..core.encoding import Encoding
+from ..core.errors import BackendError
+from .base import Backend, Session, call_with_timeout, quiet_stdout
+
+
+class CounterBackend(Backend):
+    capabilities = frozenset({"count"})
+    #: the Python module of the native counter, and the package that provides it
+    module: str
+    package: str
+
+    def unavailable_reason(self) -> str | None:
+        try:
+            importlib.import_module(self.module)
+        except ImportError:
+            return f"{self.package} is not installed (pip install {self.package})"
+        return None
+
+    def _open(self, encoding: Encoding) -> Session:
+        raise BackendError(f"{self.name} counts models; it does not solve")
+
+    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+        self.require("count")
+        if encoding.kind != "cnf":
+            raise BackendError(f"{self.name} counts CNF encodings only")
+        self.accept(encoding)
+
+        def run() -> int:
+            with quiet_stdout():
+                return self._count(encoding)
+
+        return call_with_timeout(run, timeout, self.name)
+
+    def accept(self, encoding: Encoding) -> None:
+        """Raise ``BackendError`` for an encoding this counter would count wrongly (default: none)."""
+
+    @abstractmethod
+    def _count(self, encoding: Encoding) -> int:
+        """The exact number of models projected on ``encoding.show``, in this process."""
