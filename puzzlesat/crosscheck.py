@@ -166,7 +166,11 @@ def crosscheck_universes(puzzle: Puzzle, instance: Any, backends: list[str], tim
             rows.append(Row(f"{backend.name} (enumeration)", "SKIPPED", 0.0, None,
                             f"{universes} universes: too many to enumerate"))
             continue
-        label = backend.name + (" (exact count)" if "count" in backend.capabilities else
-                                " (recurrence)" if name == "z3" else " (enumeration)")
+        if "count" in backend.capabilities:  # both counting encodings: split by game length, whole game
+            for kind in ("split", "count"):
+                rows.append(_solved_row(f"{backend.name} (exact count, {kind})", "exact",
+                                        lambda: solve(puzzle, instance, name, kind, timeout)))
+            continue
+        label = backend.name + (" (recurrence)" if name == "z3" else " (enumeration)")
         rows.append(_solved_row(label, "exact", lambda: solve(puzzle, instance, name, None, timeout)))
     return _against_reference(rows)

@@ -11,7 +11,9 @@ from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.dice import PUZZLE
 from puzzlesat.encoders.dice.instance import DiceInstance, Game, parse
 from puzzlesat.encoders.dice.reference import dirac_wins
-from puzzlesat.solving import count, load, solve
+from puzzlesat.core.timing import Stopwatch
+from puzzlesat.encoders.dice.split import encode_track, wins_from_tracks
+from puzzlesat.solving import count, count_universes, load, solve
 
 from .conftest import INSTANCES
 
@@ -34,12 +36,16 @@ def test_part1_by_z3_and_part2_of_the_reference(name):
     assert max(dirac_wins(full)) == expected(name)[1]
 
 
-@pytest.mark.parametrize("name", ["example", "real-1", "real-2"])
-def test_part2_for_target_21_by_d4_counting(run_cli, name):
-    """The real game, both players, counted exactly by D4 on the counting CNF (seconds, not minutes)."""
-    code, out, _ = run_cli("solve", "dice", str(AOC / f"{name}.txt"), "--backend", "d4", "--json")
+@pytest.mark.parametrize("name,kind", [("example", "count"), ("example", "split"), ("real-1", "split"),
+                                       ("real-2", "split")])
+def test_part2_for_target_21_by_d4_counting(run_cli, name, kind):
+    """The real game, both players, counted exactly by D4 (seconds, not minutes): split by game length
+    (the default) and as the whole-game formula."""
+    code, out, _ = run_cli("solve", "dice", str(AOC / f"{name}.txt"), "--backend", "d4", "--encoding", kind, "--json")
     assert code == 0
-    answers = json.loads(out)["answers"]
+    report = json.loads(out)
+    assert report["encoding"] == kind
+    answers = report["answers"]
     assert (answers["part1"], answers["part2"]) == expected(name)
     assert sum(answers["wins"]) == sum(dirac_wins(load(PUZZLE, str(AOC / f"{name}.txt"))))
 
@@ -71,6 +77,9 @@ def test_three_oracles_agree_with_the_dp(starts, game):
     for winner in (0, 1):
         assert count(PUZZLE, instance, "ganak", kind="count", winner=winner) == wins[winner]
         assert count(PUZZLE, instance, "d4", kind="count", winner=winner) == wins[winner]
+    # the split: conditional counts of both tracks, one compilation each (ganak's split, one count per
+    # query, is checked by the crosscheck test below: here it would take a minute)
+    assert count_universes(PUZZLE, instance, "d4", "split", None, Stopwatch()) == ("split", wins)
     if sum(wins) <= 50_000:
         for winner in (0, 1):
             assert count(PUZZLE, instance, "pysat:glucose4", kind="count", winner=winner) == wins[winner]
@@ -95,8 +104,9 @@ def test_count_and_crosscheck_commands(run_cli):
     code, out, _ = run_cli("crosscheck", "dice", str(AOC / "example.txt"), "--target", "6", "--sides", "2", "--json")
     report = json.loads(out)
     assert code == 0 and report["agree"]
-    assert [row["method"] for row in report["rows"]] == ["reference", "d4 (exact count)", "ganak (exact count)",
-                                                         "z3 (recurrence)", "pysat:glucose4 (enumeration)"]
+    assert [row["method"] for row in report["rows"]] == [
+        "reference", "d4 (exact count, split)", "d4 (exact count, count)", "ganak (exact count, split)",
+        "ganak (exact count, count)", "z3 (recurrence)", "pysat:glucose4 (enumeration)"]
 
 
 def test_export_mcc_counts_with_ganak(tmp_path, run_cli):
@@ -135,3 +145,24 @@ def test_non_positive_parameters(run_cli):
         parse("Player 1 starting position: 4\nPlayer 2 starting position: 8\n", "x", Game(target=0))
     code, _, err = run_cli("solve", "dice", str(AOC / "example.txt"), "--sides", "0")
     assert code == 2 and "--sides" in err
+
+
+def test_split_rejects_counts_that_cannot_come_from_the_tracks():
+    """Every query leaves the later turns free, so its count is a multiple of 27^(turns - k): a counter
+    that answers otherwise is caught instead of producing a plausible wrong total."""
+    instance = DiceInstance((4, 8), Game(target=6), "small")
+    tracks = [encode_track(instance, player) for player in (0, 1)]
+    from puzzlesat.backends import get_backend
+    counts = [get_backend("d4").count_each(track, track.info["queries"]) for track in tracks]
+    assert wins_from_tracks(instance, counts) == dirac_wins(instance)
+    counts[1][2] += 1
+    with pytest.raises(PuzzlesatError, match="player 2's track counts cannot be right"):
+        wins_from_tracks(instance, counts)
+
+
+def test_split_needs_an_exact_counter(run_cli):
+    code, _, err = run_cli("solve", "dice", str(AOC / "example.txt"), "--target", "5", "--backend", "glucose",
+                           "--encoding", "split")
+    assert code != 0 and "only the count encoding's models are universes" in err
+    code, _, err = run_cli("solve", "dice", str(AOC / "example.txt"), "--encoding", "smt")
+    assert code != 0 and "part 1 always uses the smt unrolling" in err

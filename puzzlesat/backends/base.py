@@ -69,6 +69,8 @@ class Backend(ABC):
     name: str
     capabilities: frozenset[str]
     description: str = ""
+    #: ``count_each`` answers all its queries from one compilation, so conditional counts are cheap
+    compiles: bool = False
 
     def unavailable_reason(self) -> str | None:
         """``None`` when the backend works on this machine, else why not (e.g. binary not on PATH)."""
@@ -93,6 +95,11 @@ class Backend(ABC):
 
     def count(self, encoding: Encoding, timeout: float | None = None) -> int:
         """Exact number of models projected on ``encoding.show`` (backends with capability ``count``)."""
+        return self.count_each(encoding, [[]], timeout)[0]
+
+    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
+        """The projected model count of ``encoding`` under each query (a list of literals assumed true),
+        in one call: a compiling counter answers all queries from one compilation."""
         self.require("count")
         raise NotImplementedError
 

@@ -1,10 +1,11 @@
 """What every model-counting backend shares: capability ``count`` only, the native library imported on
 first use, CNF only, its progress output kept off stdout, and a hard time limit by fork (native counters
 cannot be interrupted from Python). A counter supplies ``_count`` and, when it cannot take every
-encoding, ``accept``."""
+encoding, ``accept``; a compiling counter also ``_count_each`` (many conditional counts, one compilation)."""
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from abc import abstractmethod
 
 from ..core.encoding import Encoding
@@ -28,17 +29,22 @@ class CounterBackend(Backend):
     def _open(self, encoding: Encoding) -> Session:
         raise BackendError(f"{self.name} counts models; it does not solve")
 
-    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
         self.require("count")
         if encoding.kind != "cnf":
             raise BackendError(f"{self.name} counts CNF encodings only")
         self.accept(encoding)
 
-        def run() -> int:
+        def run() -> list[int]:
             with quiet_stdout():
-                return self._count(encoding)
+                return self._count_each(encoding, queries)
 
         return call_with_timeout(run, timeout, self.name)
+
+    def _count_each(self, encoding: Encoding, queries: list[list[int]]) -> list[int]:
+        """One count per query, each on the formula with the query's literals added as unit clauses."""
+        return [self._count(replace(encoding, clauses=encoding.clauses + [[lit] for lit in query]))
+                for query in queries]
 
     def accept(self, encoding: Encoding) -> None:
         """Raise ``BackendError`` for an encoding this counter would count wrongly (default: none)."""

@@ -40,6 +40,7 @@ class PortfolioBackend(Backend):
         self.name = "portfolio:" + ",".join(member.name for member in self.members)
         shared = frozenset.intersection(*(member.capabilities for member in self.members))
         self.capabilities = shared & RACEABLE
+        self.compiles = all(member.compiles for member in self.members)
 
     def unavailable_reason(self) -> str | None:
         for member in self.members:
@@ -51,10 +52,10 @@ class PortfolioBackend(Backend):
     def _open(self, encoding: Encoding) -> Session:
         return PortfolioSession(self, encoding)
 
-    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
-        """The first exact count any member finishes (they are all exact, so any one will do)."""
+    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
+        """The first exact counts any member finishes (they are all exact, so any one will do)."""
         self.require("count")
-        return self.race(lambda member: member.count(encoding, None), timeout)[1]
+        return self.race(lambda member: member.count_each(encoding, queries, None), timeout)[1]
 
     def race(self, call: Callable[[Backend], Any], timeout: float | None) -> tuple[str, Any]:
         """Run ``call(member)`` for every member at once, each in its own process; (winner, its result).

@@ -9,7 +9,7 @@ import click
 from ..backends import get_backend
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..solving import Report, backend_for, count, load
+from ..solving import Report, backend_for, count, count_universes, load
 from .options import (
     backend_option,
     cnf_options,
@@ -53,11 +53,15 @@ def command(
     listed: list = []
     options = encoder_options(cardinality, pb)
     answers = {}
-    for number, (label, variant) in enumerate(spec.count_variants()):
-        lister = listed.append if list_all and number == 0 else None
-        answers[label] = count(spec, instance, backend, timeout, watch, lister, **variant, **options)
-    total = next(iter(answers.values()))
     exact = "count" in get_backend(backend_for(spec, backend)).capabilities
+    if spec.counts_universes and exact and not list_all:  # both players from one pair of compilations
+        _, wins = count_universes(spec, instance, backend_for(spec, backend), None, timeout, watch)
+        answers = {label: wins[number] for number, (label, _) in enumerate(spec.count_variants())}
+    else:
+        for number, (label, variant) in enumerate(spec.count_variants()):
+            lister = listed.append if list_all and number == 0 else None
+            answers[label] = count(spec, instance, backend, timeout, watch, lister, **variant, **options)
+    total = next(iter(answers.values()))
     if as_json:
         # the same top-level shape as solve and decode; enumeration checks every solution it counts,
         # an exact counter proves the number instead

@@ -23,9 +23,11 @@ backend_option = click.option("--backend", "-b", default=None,
                               help="Solver: pysat:NAME, an alias (cadical, kissat, ...), z3 or external:BINARY. "
                                    f"See 'puzzlesat backends'. Default: {DEFAULT_BACKEND}, or the puzzle's "
                                    "measured fastest (amphipod: pysat:glucose4).")
-encoding_option = click.option("--encoding", "kind", type=click.Choice(["cnf", "smt", "events", "unroll"]),
+encoding_option = click.option("--encoding", "kind",
+                               type=click.Choice(["cnf", "smt", "events", "unroll", "count", "split"]),
                                default=None, help="Encoding (default: the puzzle's first; amphipod has events, "
-                                                  "unroll and smt, the others cnf and smt).")
+                                                  "unroll and smt; dice counts part 2 by split (default for "
+                                                  "exact counters) or count; the others have cnf and smt).")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                               help="Overall solver time limit in seconds.")
 method_option = click.option("--method", default=None,

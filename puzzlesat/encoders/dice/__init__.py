@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.encoding import Encoding
+from ...core.errors import PuzzlesatError
 from ...core.puzzle import Puzzle
 from ...formats.picture import Picture
 from .check import check_part1, check_universe
@@ -17,8 +18,9 @@ GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
 
 class Dice(Puzzle):
     name = "dice"
-    #: ``count``: the model-counting CNF of one player's wins (option ``winner``); ``smt``: part 1's unrolling
-    encodings = ("count", "smt")
+    #: ``count``: the model-counting CNF of one player's wins (option ``winner``); ``split``: one player's
+    #: track (option ``winner`` names the player), counted under queries (:mod:`.split`); ``smt``: part 1
+    encodings = ("count", "split", "smt")
     reading_options = GAME_OPTIONS
     counts_universes = True
     default_backend = "d4"
@@ -37,10 +39,16 @@ class Dice(Puzzle):
         if kind == "count":
             from .cnf import encode_count
             return encode_count(instance, winner)
+        if kind == "split":
+            from .split import encode_track
+            return encode_track(instance, winner)
         from .smt import encode_part1
         return encode_part1(instance, options.get("horizon"))
 
     def decode(self, instance: DiceInstance, encoding: Encoding, model) -> Part1 | Universe:
+        if encoding.info["encoding"] == "split":
+            raise PuzzlesatError("a model of the split encoding is one player's rolls, not a universe: "
+                                 "decode the count encoding instead")
         if encoding.info["encoding"] == "count":
             game = instance.game
             rolls = tuple(tuple(next((v for v in range(1, game.sides + 1)
@@ -66,6 +74,11 @@ class Dice(Puzzle):
     def picture(self, instance: DiceInstance, solution: DiceSolution | Universe) -> Picture:
         from .picture import picture
         return picture(instance, solution)
+
+    def split_wins(self, instance: DiceInstance, counts: list[list[int]]) -> tuple[int, int]:
+        """Both players' wins from the query counts of both players' ``split`` tracks."""
+        from .split import wins_from_tracks
+        return wins_from_tracks(instance, counts)
 
     def recurrence_wins(self, instance: DiceInstance, timeout: float | None) -> tuple[int, int]:
         """Universe counts from Z3 solving the recurrence equations (the third oracle)."""

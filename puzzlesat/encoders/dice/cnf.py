@@ -1,21 +1,20 @@
-"""Part 2 as projected model counting: a CNF whose models, projected on the roll variables, are exactly
-the universes in which one given player wins.
+"""Part 2 as projected model counting over the whole game (encoding ``count``): a CNF whose models,
+projected on the roll variables, are exactly the universes in which one given player wins. Per turn ``t`` and roll ``r``, one
+variable per die value (exactly one true): these are the projection. The state is kept per player and per
+*own* turn ``k`` (the other player does not move, so no frame axioms are needed): the position one-hot
+over the values reachable after ``k`` turns, the score in order encoding (``score>=v`` for v = 1..target,
+capped at the target; both bounds propagate through a move, so every order literal is determined). A turn
+adds the roll sum to the position and the landing space to the score. ``over`` before turn t+1 is "over
+before turn t, or the mover just reached the target". Once the game is over, every roll of a turn is fixed
+to 1 (a finished universe is counted once) and the mover's state is set to a constant (start position,
+score 0) rather than copied, which keeps the formula small; so the target is reached exactly once, and
+"the winner wins" is "some own turn of the winner reaches the target". The horizon is ``2 * max_turns``
+(:func:`.rules.max_turns`: no player can need more own turns), so every game ends inside it.
+:class:`Layers` is also what the split count (:mod:`.split`) is made of.
 
-Per turn ``t`` and roll ``r``, one variable per die value (exactly one true): these are the projection.
-The state is kept per player and per *own* turn ``k`` (the other player does not move, so no frame
-axioms are needed): the position one-hot over the values reachable after ``k`` turns, the score in order
-encoding (``score>=v`` for v = 1..target, capped at the target; both bounds propagate through a move, so
-every order literal is determined). A turn adds the roll sum to the position and the landing space to
-the score. ``over`` before turn t+1 is "over before turn t, or the mover just reached the target". Once
-the game is over, every roll of a turn is fixed to 1 (a finished universe is counted once) and the
-mover's state is set to a constant (start position, score 0) rather than copied, which keeps the formula
-small; so the target is reached exactly once, and "the winner wins" is "some own turn of the winner
-reaches the target". The horizon is ``2 * max_turns`` (:func:`.rules.max_turns`: no player can need more
-own turns), so every game ends inside it.
-
-Measured with D4 at target 21 (per player): one-hot scores 1.8-5.0 s, order-encoded scores with frozen
-copies after the end 2.5-2.9 s, with constants after the end 1.9-2.4 s (10.4k clauses instead of 11.4k);
-score transitions only for jointly reachable (position, score) states: 9.7k clauses, same time.
+Measured with D4 at target 21 (per player, whole game): one-hot scores 1.8-5.0 s, order-encoded scores
+with frozen copies after the end 2.5-2.9 s, with constants after the end 1.9-2.4 s (10.4k clauses instead
+of 11.4k); score transitions only for jointly reachable (position, score) states: 9.7k clauses, same time.
 """
 from __future__ import annotations
 
@@ -24,21 +23,21 @@ from itertools import combinations, product
 from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
-from .instance import DiceInstance
+from .instance import DiceInstance, Game
 from .rules import advance, max_turns, roll_sums
 
 
-def reachable(start: int, instance: DiceInstance, turns: int) -> list[set[tuple[int, int]]]:
+def reachable(start: int, game: Game, turns: int, past_target: bool = False) -> list[set[tuple[int, int]]]:
     """The (position, capped score) states a player may be in after 0..turns own turns. A superset: every
-    earlier state stays in, so the constant state after the end (start position, score 0) is in range."""
-    game = instance.game
+    earlier state stays in, so the constant state after the end (start position, score 0) is in range.
+    With ``past_target`` a player who has reached the target keeps moving (score capped)."""
     sums = [s for s, _ in roll_sums(game.sides, game.rolls)]
     states = {(start, 0)}
     out = [states]
     for _ in range(turns):
         nxt = set(states)
         for position, score in states:
-            if score < game.target:
+            if score < game.target or past_target:
                 for s in sums:
                     landed = advance(position, s, game.track)
                     nxt.add((landed, min(game.target, score + landed)))
@@ -47,88 +46,122 @@ def reachable(start: int, instance: DiceInstance, turns: int) -> list[set[tuple[
     return out
 
 
-def encode_count(instance: DiceInstance, winner: int) -> Encoding:
-    """Models projected on ``show`` = universes won by player ``winner`` (0 or 1)."""
-    game = instance.game
-    target = game.target
-    pool = IDPool()
-    clauses: list[list[int]] = []
-    turns_each = max_turns(game)
-    states = [reachable(instance.starts[p], instance, turns_each) for p in (0, 1)]
-    positions = [[{a for a, _ in layer} for layer in states[p]] for p in (0, 1)]
-    true = pool.id(("true",))
-    clauses.append([true])
+class Layers:
+    """The variables and clauses both counting encodings are made of: the rolls of a turn (the
+    projection) with the one-hot sum they fix, and each player's state layers (one-hot position,
+    order-encoded score) with the move from one layer to the next."""
 
-    def exactly_one(lits: list[int]) -> None:
-        clauses.append(lits)
-        clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+    def __init__(self, instance: DiceInstance, past_target: bool = False) -> None:
+        #: a player who has reached the target keeps moving (one player's track) instead of the game ending
+        self.past_target = past_target
+        self.game = instance.game
+        self.starts = instance.starts
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+        self.show: list[int] = []
+        self.sums = dict(roll_sums(self.game.sides, self.game.rolls))
+        self.true = self.pool.id(("true",))
+        self.clauses.append([self.true])
+        self.states: dict[int, list[set[tuple[int, int]]]] = {}
+        self.positions: dict[int, list[set[int]]] = {}
 
-    def pos(p: int, k: int, value: int) -> int:
-        return pool.id(("pos", p + 1, k, value))
+    def exactly_one(self, lits: list[int]) -> None:
+        self.clauses.append(lits)
+        self.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
 
-    def at_least(p: int, k: int, value: int) -> int:
+    def pos(self, p: int, k: int, value: int) -> int:
+        return self.pool.id(("pos", p + 1, k, value))
+
+    def at_least(self, p: int, k: int, value: int) -> int:
         """``score >= value`` after ``k`` own turns; constants outside 1..target (scores are capped)."""
         if value <= 0:
-            return true
-        if value > target:
-            return -true
-        return pool.id(("score>=", p + 1, k, value))
+            return self.true
+        if value > self.game.target:
+            return -self.true
+        return self.pool.id(("score>=", p + 1, k, value))
 
-    for p in (0, 1):
-        for k, layer in enumerate(states[p]):
+    def player(self, p: int, turns: int) -> None:
+        """Player ``p``'s layers 0..turns, over the states reachable in that many own turns."""
+        target = self.game.target
+        self.states[p] = reachable(self.starts[p], self.game, turns, self.past_target)
+        self.positions[p] = [{a for a, _ in layer} for layer in self.states[p]]
+        for k, layer in enumerate(self.states[p]):
             scores = {v for _, v in layer}
-            exactly_one([pos(p, k, a) for a in sorted(positions[p][k])])
+            self.exactly_one([self.pos(p, k, a) for a in sorted(self.positions[p][k])])
             for v in range(2, target + 1):
-                clauses.append([-at_least(p, k, v), at_least(p, k, v - 1)])
+                self.clauses.append([-self.at_least(p, k, v), self.at_least(p, k, v - 1)])
             # outside the reachable range the order literals are fixed, which keeps every one determined
-            clauses.extend([at_least(p, k, v)] for v in range(1, min(scores) + 1))
-            clauses.extend([-at_least(p, k, v)] for v in range(max(scores) + 1, target + 1))
-        clauses.append([pos(p, 0, instance.starts[p])])
+            self.clauses.extend([self.at_least(p, k, v)] for v in range(1, min(scores) + 1))
+            self.clauses.extend([-self.at_least(p, k, v)] for v in range(max(scores) + 1, target + 1))
+        self.clauses.append([self.pos(p, 0, self.starts[p])])
 
-    show: list[int] = []
-    sums = dict(roll_sums(game.sides, game.rolls))
-    over = [pool.id(("over", t + 1)) for t in range(2 * turns_each + 1)]
-    clauses.append([-over[0]])
-    for t in range(2 * turns_each):
-        p, k = t % 2, t // 2
-        rolls = [[pool.id(("roll", t + 1, r + 1, v)) for v in range(1, game.sides + 1)] for r in range(game.rolls)]
+    def rolls(self, t: int) -> tuple[list[list[int]], dict[int, int]]:
+        """Turn ``t``'s roll variables (shown) and the one-hot sum they determine."""
+        game = self.game
+        rolls = [[self.pool.id(("roll", t + 1, r + 1, v)) for v in range(1, game.sides + 1)]
+                 for r in range(game.rolls)]
         for values in rolls:
-            exactly_one(values)
-            show.extend(values)
-        total = {s: pool.id(("sum", t + 1, s)) for s in sums}
-        exactly_one(list(total.values()))  # the sum is a function of the rolls: no free variable
+            self.exactly_one(values)
+            self.show.extend(values)
+        total = {s: self.pool.id(("sum", t + 1, s)) for s in self.sums}
+        self.exactly_one(list(total.values()))  # the sum is a function of the rolls: no free variable
         for combo in product(range(game.sides), repeat=game.rolls):
             s = sum(combo) + game.rolls
-            clauses.append([-rolls[r][v] for r, v in enumerate(combo)] + [total[s]])
-        done = over[t]
-        reached = at_least(p, k + 1, target)
-        # over after this turn <-> over before it, or the mover reaches the target now
-        clauses.extend([[-over[t + 1], done, reached], [over[t + 1], -done], [over[t + 1], -reached]])
-        clauses.extend([-done, values[0]] for values in rolls)
-        clauses.append([-done, pos(p, k + 1, instance.starts[p])])
-        clauses.append([-done, -at_least(p, k + 1, 1)])
-        for a in positions[p][k]:
-            for s in sums:
-                landed = advance(a, s, game.track)
+            self.clauses.append([-rolls[r][v] for r, v in enumerate(combo)] + [total[s]])
+        return rolls, total
+
+    def move(self, p: int, k: int, total: dict[int, int], unless: list[int]) -> None:
+        """Player ``p``'s own turn ``k`` -> ``k + 1`` by the sum ``total``; every clause is switched off by
+        the literals ``unless`` (the whole game's "over")."""
+        target, track = self.game.target, self.game.track
+        for a in self.positions[p][k]:
+            for s in self.sums:
+                landed = advance(a, s, track)
                 # a landing outside the reachable positions cannot happen (the clause forbids the pair);
                 # naming it anyway would add a variable that nothing determines
-                landing = [pos(p, k + 1, landed)] if landed in positions[p][k + 1] else []
-                clauses.append([done, -pos(p, k, a), -total[s]] + landing)
+                landing = [self.pos(p, k + 1, landed)] if landed in self.positions[p][k + 1] else []
+                self.clauses.append(unless + [-self.pos(p, k, a), -total[s]] + landing)
         # a move landing on b: new score = min(target, score + b), written only for the scores v that a
         # live state can have before landing on b (the states are joint, so this is sparser than a range)
         before: dict[int, set[int]] = {}
-        for a, v in states[p][k]:
-            if v < target:
-                for s in sums:
-                    before.setdefault(advance(a, s, game.track), set()).add(v)
+        for a, v in self.states[p][k]:
+            if v < target or self.past_target:
+                for s in self.sums:
+                    before.setdefault(advance(a, s, track), set()).add(v)
         for b, values in before.items():
             for v in sorted(values):
                 # score >= v  ->  new score >= v + b;  score <= v  ->  new score <= v + b
-                clauses.append([done, -pos(p, k + 1, b), -at_least(p, k, v), at_least(p, k + 1, min(target, v + b))])
+                self.clauses.append(unless + [-self.pos(p, k + 1, b), -self.at_least(p, k, v),
+                                              self.at_least(p, k + 1, min(target, v + b))])
                 if v + b < target:
-                    clauses.append([done, -pos(p, k + 1, b), at_least(p, k, v + 1), -at_least(p, k + 1, v + b + 1)])
-    clauses.append([at_least(winner, k, target) for k in range(1, turns_each + 1)])
-    # rolls fix the sums, sums fix the positions, positions fix the order-encoded scores (both bounds are
-    # propagated), scores fix "over" and the frozen rolls: nothing is free
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, show_determines_all=True,
-                    info={"encoding": "count", "winner": winner + 1, "turns": 2 * turns_each})
+                    self.clauses.append(unless + [-self.pos(p, k + 1, b), self.at_least(p, k, v + 1),
+                                                  -self.at_least(p, k + 1, v + b + 1)])
+
+    def encoding(self, **info: object) -> Encoding:
+        # rolls fix the sums, sums fix the positions, positions fix the order-encoded scores (both bounds
+        # are propagated), scores fix "over" and the frozen rolls: nothing is free
+        return Encoding("cnf", pool=self.pool, clauses=self.clauses, show=self.show, show_determines_all=True,
+                        info=info)
+
+
+def encode_count(instance: DiceInstance, winner: int) -> Encoding:
+    """The whole game: models projected on ``show`` = universes won by player ``winner`` (0 or 1)."""
+    layers = Layers(instance)
+    turns_each = max_turns(instance.game)
+    for p in (0, 1):
+        layers.player(p, turns_each)
+    over = [layers.pool.id(("over", t + 1)) for t in range(2 * turns_each + 1)]
+    layers.clauses.append([-over[0]])
+    for t in range(2 * turns_each):
+        p, k = t % 2, t // 2
+        rolls, total = layers.rolls(t)
+        done = over[t]
+        reached = layers.at_least(p, k + 1, instance.game.target)
+        # over after this turn <-> over before it, or the mover reaches the target now
+        layers.clauses.extend([[-over[t + 1], done, reached], [over[t + 1], -done], [over[t + 1], -reached]])
+        layers.clauses.extend([-done, values[0]] for values in rolls)
+        layers.clauses.append([-done, layers.pos(p, k + 1, instance.starts[p])])
+        layers.clauses.append([-done, -layers.at_least(p, k + 1, 1)])
+        layers.move(p, k, total, [done])
+    layers.clauses.append([layers.at_least(winner, k, instance.game.target) for k in range(1, turns_each + 1)])
+    return layers.encoding(encoding="count", winner=winner + 1, turns=2 * turns_each)
