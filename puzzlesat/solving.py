@@ -184,18 +184,19 @@ def solve_counting(puzzle: Puzzle, instance: Any, backend_name: str, kind: str |
     if first.status != Status.SAT:
         raise CheckFailed(f"z3 gave no answer ({first.status.value}) on the deterministic game")
     part1 = checked_solution(puzzle, instance, unrolled, first.model, "z3", watch)
-    kind, wins = count_universes(puzzle, instance, backend_name, kind, deadline.left(), watch)
+    kind, wins, size = count_universes(puzzle, instance, backend_name, kind, deadline.left(), watch)
     from .encoders.dice.solution import DiceSolution  # the one counting puzzle so far
     solution = DiceSolution(part1, wins)
     report = Report(puzzle.name, getattr(instance, "source", ""), backend_name, kind, "SAT", solution,
-                    dict(solution.answers()), checked=True, size=unrolled.size(), times=watch.times)
+                    dict(solution.answers()), checked=True, size=size or unrolled.size(), times=watch.times)
     report.answers["exact"] = True
     return report
 
 
 def count_universes(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None, timeout: float | None,
-                    watch: Stopwatch) -> tuple[str, tuple[int, int]]:
-    """(how, the universes each player wins), counted by ``backend_name``: z3 solves the recurrence
+                    watch: Stopwatch) -> tuple[str, tuple[int, int], dict[str, int]]:
+    """(how, the universes each player wins, the size of player 1's counted formula: empty for the
+    recurrence), counted by ``backend_name``: z3 solves the recurrence
     equations; an exact counter counts the ``split`` encoding (both players' tracks, one core each,
     combined by ``puzzle.split_wins``; the default for compiling counters, which answer its 2 x 22
     queries from one compilation) or the whole-game ``count`` encoding (one formula per winner, in
@@ -207,7 +208,7 @@ def count_universes(puzzle: Puzzle, instance: Any, backend_name: str, kind: str 
         if kind is not None:
             raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
         with watch.phase("solve"):
-            return "recurrence", puzzle.recurrence_wins(instance, deadline.left())
+            return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
     if "count" not in backend.capabilities:
         kind = encoding_for(puzzle, kind or "count")
         if kind != "count":
@@ -215,7 +216,7 @@ def count_universes(puzzle: Puzzle, instance: Any, backend_name: str, kind: str 
                                  f"universes: use --encoding count, or an exact counter for {kind}")
         one, two = (count(puzzle, instance, backend_name, deadline.left(), watch, kind=kind, winner=winner)
                     for winner in (0, 1))
-        return kind, (one, two)
+        return kind, (one, two), {}
     backend.require("count")  # available here, before anything is built
     kind = encoding_for(puzzle, kind or ("split" if backend.compiles else "count"))
     with watch.phase("encode"):
@@ -224,10 +225,10 @@ def count_universes(puzzle: Puzzle, instance: Any, backend_name: str, kind: str 
         if kind == "split":
             counts = run_forked([partial(backend.count_each, formula, formula.info["queries"])
                                  for formula in formulas], deadline.left(), backend.name)
-            return kind, puzzle.split_wins(instance, counts)
+            return kind, puzzle.split_wins(instance, counts), formulas[0].size()
         one, two = run_forked([partial(backend.count, formula) for formula in formulas], deadline.left(),
                               backend.name)
-        return kind, (one, two)
+        return kind, (one, two), formulas[0].size()
 
 
 def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: float | None = None,

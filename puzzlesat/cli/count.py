@@ -55,7 +55,7 @@ def command(
     answers = {}
     exact = "count" in get_backend(backend_for(spec, backend)).capabilities
     if spec.counts_universes and exact and not list_all:  # both players from one pair of compilations
-        _, wins = count_universes(spec, instance, backend_for(spec, backend), None, timeout, watch)
+        _, wins, _ = count_universes(spec, instance, backend_for(spec, backend), None, timeout, watch)
         answers = {label: wins[number] for number, (label, _) in enumerate(spec.count_variants())}
     else:
         for number, (label, variant) in enumerate(spec.count_variants()):
