@@ -195,13 +195,13 @@ def solve_counting(puzzle: Puzzle, instance: Any, backend_name: str, kind: str |
 
 def count_universes(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None, timeout: float | None,
                     watch: Stopwatch) -> tuple[str, tuple[int, int], dict[str, int]]:
-    """(how, the universes each player wins, the size of player 1's counted formula: empty for the
-    recurrence), counted by ``backend_name``: z3 solves the recurrence
-    equations; an exact counter counts the ``split`` encoding (both players' tracks, one core each,
-    combined by ``puzzle.split_wins``; the default for compiling counters, which answer its 2 x 22
-    queries from one compilation) or the whole-game ``count`` encoding (one formula per winner, in
-    parallel; the default for other counters: Ganak at target 15 takes 11 s on it, 90 s on split); any
-    enumerating backend lists the universes of the ``count`` encoding (small targets only)."""
+    """(how, the universes each player wins, the size of player 1's counted formula: empty when none
+    was built here), counted by ``backend_name``: z3 solves the recurrence equations; an exact counter
+    counts the ``split`` encoding (both players' tracks, one core each, combined by
+    ``puzzle.split_wins``; the default for compiling counters, which answer a track's 2K + 1 queries
+    from one compilation) or the whole-game ``count`` encoding (one formula per winner, in parallel; the
+    default for other counters: Ganak at target 15 takes 11 s on it, 90 s on split); any enumerating
+    backend lists the universes of the ``count`` encoding (small targets only)."""
     backend = get_backend(backend_name)
     deadline = Deadline(timeout)
     if backend_name == "z3":
