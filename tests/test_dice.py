@@ -6,12 +6,13 @@ import json
 
 import pytest
 
+from puzzlesat.backends import get_backend
 from puzzlesat.core.errors import BackendError, PuzzleFormatError, PuzzlesatError
+from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.dice import PUZZLE
 from puzzlesat.encoders.dice.instance import DiceInstance, Game, parse
 from puzzlesat.encoders.dice.reference import dirac_wins
-from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders.dice.split import encode_track, wins_from_tracks
 from puzzlesat.solving import count, count_universes, load, solve
 
@@ -152,7 +153,6 @@ def test_split_rejects_counts_that_cannot_come_from_the_tracks():
     that answers otherwise is caught instead of producing a plausible wrong total."""
     instance = DiceInstance((4, 8), Game(target=6), "small")
     tracks = [encode_track(instance, player) for player in (0, 1)]
-    from puzzlesat.backends import get_backend
     counts = [get_backend("d4").count_each(track, track.info["queries"]) for track in tracks]
     assert wins_from_tracks(instance, counts) == dirac_wins(instance)
     counts[1][2] += 1

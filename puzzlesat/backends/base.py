@@ -95,7 +95,8 @@ class Backend(ABC):
 
     def count(self, encoding: Encoding, timeout: float | None = None) -> int:
         """Exact number of models projected on ``encoding.show`` (backends with capability ``count``)."""
-        return self.count_each(encoding, [[]], timeout)[0]
+        self.require("count")
+        raise NotImplementedError
 
     def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
         """The projected model count of ``encoding`` under each query (a list of literals assumed true),

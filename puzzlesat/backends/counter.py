@@ -5,12 +5,16 @@ encoding, ``accept``; a compiling counter also ``_count_each`` (many conditional
 from __future__ import annotations
 
 import importlib
-from dataclasses import replace
 from abc import abstractmethod
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TypeVar
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
 from .base import Backend, Session, call_with_timeout, quiet_stdout
+
+T = TypeVar("T")
 
 
 class CounterBackend(Backend):
@@ -29,15 +33,22 @@ class CounterBackend(Backend):
     def _open(self, encoding: Encoding) -> Session:
         raise BackendError(f"{self.name} counts models; it does not solve")
 
+    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+        return self._run(encoding, lambda: self._count(encoding), timeout)
+
     def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
+        return self._run(encoding, lambda: self._count_each(encoding, queries), timeout)
+
+    def _run(self, encoding: Encoding, counting: Callable[[], T], timeout: float | None) -> T:
+        """``counting()`` after the checks, quiet, and in a killable child when there is a time limit."""
         self.require("count")
         if encoding.kind != "cnf":
             raise BackendError(f"{self.name} counts CNF encodings only")
         self.accept(encoding)
 
-        def run() -> list[int]:
+        def run() -> T:
             with quiet_stdout():
-                return self._count_each(encoding, queries)
+                return counting()
 
         return call_with_timeout(run, timeout, self.name)
 

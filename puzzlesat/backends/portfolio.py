@@ -52,8 +52,13 @@ class PortfolioBackend(Backend):
     def _open(self, encoding: Encoding) -> Session:
         return PortfolioSession(self, encoding)
 
+    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+        """The first exact count any member finishes (they are all exact, so any one will do)."""
+        self.require("count")
+        return self.race(lambda member: member.count(encoding, None), timeout)[1]
+
     def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
-        """The first exact counts any member finishes (they are all exact, so any one will do)."""
+        """The first exact counts any member finishes."""
         self.require("count")
         return self.race(lambda member: member.count_each(encoding, queries, None), timeout)[1]
 
