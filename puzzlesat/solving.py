@@ -105,6 +105,8 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
         return solve_counting(puzzle, instance, backend_for(puzzle, backend_name), kind, timeout, watch)
     kind = encoding_for(puzzle, kind)
     if puzzle.optimizes:
+        tuned_method, tuned_backend = puzzle.tuned_for_encoding.get(kind, (None, None))
+        method, backend_name = method or tuned_method, backend_name or tuned_backend
         return solve_optimum(puzzle, instance, backend_for(puzzle, backend_name), kind, method, timeout, watch, **options)
     backend = get_backend(backend_for(puzzle, backend_name))
     backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")

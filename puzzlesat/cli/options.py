@@ -33,8 +33,9 @@ timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open
 method_option = click.option("--method", default=None,
                              type=click.Choice(["rc2", "rc2-stratified", "rc2-plain", "descent", "z3"]),
                              help="Optimisation method (amphipod): RC2 MaxSAT variants, SAT descent under a "
-                                  "pseudo-Boolean bound, or Z3 Optimize (with --encoding smt). Default: rc2, "
-                                  "or z3 for the smt encoding.")
+                                  "pseudo-Boolean bound, or Z3 Optimize (with --encoding smt). Default: rc2 (on "
+                                  "pysat:glucose4), descent on pysat:cadical195 for the unroll encoding, z3 "
+                                  "for the smt encoding.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 cardinality_option = click.option("--cardinality", default=None,
                                   type=click.Choice(["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk",

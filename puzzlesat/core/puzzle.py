@@ -7,7 +7,7 @@ written from the rules, never from the encoding), ``reference`` (a solver-free m
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .encoding import Encoding
 from .model import CnfModel, SmtModel
@@ -41,6 +41,9 @@ class Puzzle(ABC):
     #: counting puzzles (dice): ``solve`` answers with model counts (see ``solving.solve_counting``)
     counts_universes: bool = False
     default_method: str | None = None
+    #: encodings whose fastest measured method and backend differ from the puzzle's defaults:
+    #: encoding -> (method, backend), each used when the command line does not choose it
+    tuned_for_encoding: ClassVar[dict[str, tuple[str, str]]] = {}
     #: how instance files of this puzzle end (``puzzlesat bench`` picks them out of a directory)
     instance_suffix: str = ".txt"
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
