@@ -224,6 +224,14 @@ def jig_table(lines: list[str]) -> None:
     lines.append("")
 
 
+def _amphipod_inputs(amphipod):
+    """Each AoC input: name, path, the instance (both parts) and part 2 alone."""
+    for name in ("example", "real-1", "real-2"):
+        path = str(ROOT / "instances" / "aoc" / "2021-23" / f"{name}.txt")
+        instance = load(amphipod, path)
+        yield name, path, instance, type(instance)((instance.burrows[1],), path)
+
+
 def amphipod_table(lines: list[str]) -> None:
     """AoC inputs with the defaults (events + RC2 on glucose4), against the A* reference."""
     amphipod = get_puzzle("amphipod")
@@ -232,10 +240,7 @@ def amphipod_table(lines: list[str]) -> None:
               "Defaults: event-ordering CNF, RC2 (core exhaustion + minimisation) on pysat:glucose4.", "",
               "| input | part 2 encode s | part 2 solve s | both parts process s | A* both parts s | A* / process |",
               "|---|---:|---:|---:|---:|---:|"]
-    for name in ("example", "real-1", "real-2"):
-        path = str(ROOT / "instances" / "aoc" / "2021-23" / f"{name}.txt")
-        instance = load(amphipod, path)
-        part2 = type(instance)((instance.burrows[1],), path)
+    for name, path, instance, part2 in _amphipod_inputs(amphipod):
         enc, sol = [], []
         for _ in range(REPEAT):
             watch = Stopwatch()
@@ -285,17 +290,14 @@ def amphipod_unroll_table(lines: list[str]) -> None:
     lines += ["## Amphipod unrolling, part 2 (target <= 30 s; defaults: descent on pysat:cadical195; median of 3)",
               "", "| input | variables | clauses | encode s | solve s (runs) | A* part 2 s | A* / unroll |",
               "|---|---:|---:|---:|---:|---:|---:|"]
-    for name in ("example", "real-1", "real-2"):
-        path = str(ROOT / "instances" / "aoc" / "2021-23" / f"{name}.txt")
-        instance = load(amphipod, path)
-        part2 = type(instance)((instance.burrows[1],), path)
+    for name, path, instance, part2 in _amphipod_inputs(amphipod):
         enc, sol = [], []
         for _ in range(3):
             watch = Stopwatch()
             report = solve(amphipod, part2, None, "unroll", 300, watch)
             assert report.checked
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
-        ref = median_of(lambda: amphipod.reference(part2, 1), 3)
+        ref = median_of(lambda part2=part2: amphipod.reference(part2, 1), 3)
         runs = ", ".join(f"{t:.1f}" for t in sol)
         lines.append(f"| {name} | {report.size['variables']} | {report.size['clauses']} | {statistics.median(enc):.3f} | "
                      f"{statistics.median(sol):.1f} ({runs}) | {ref:.2f} | {ref / statistics.median(sol):.2f}x |")
