@@ -86,6 +86,12 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
     def parks(m: Mover, p: int) -> int:
         return pool.id(("parks", label, m.index, p))
 
+    def strangers(m: Mover) -> list[Mover]:
+        return [s for s in movers.starting_in(m.home) if s is not m]
+
+    def above(m: Mover) -> list[Mover]:
+        return [u for u in movers.starting_in(m.room) if u.slot < m.slot]
+
     places = (START, HOME) + stops
     for m in everyone:
         clauses.append([at(m, START, 0)])
@@ -106,12 +112,8 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
             for p in stops:
                 clauses.append([-at(m, p, t), at(m, p, t + 1), at(m, HOME, t + 1)])
                 clauses.append([-at(m, p, t + 1), parks(m, p)])
-            for s in movers.starting_in(m.home):
-                if s is not m:
-                    clauses.append([-at(m, HOME, t + 1), -at(s, START, t + 1)])
-            for u in movers.starting_in(m.room):
-                if u.slot < m.slot:
-                    clauses.append([-at(u, START, t + 1), at(m, START, t + 1)])
+            clauses.extend([-at(m, HOME, t + 1), -at(s, START, t + 1)] for s in strangers(m))
+            clauses.extend([-at(u, START, t + 1), at(m, START, t + 1)] for u in above(m))
     for x, y in combinations(everyone, 2):
         for p in stops:
             for q in stops:
@@ -120,12 +122,6 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
                     # nor may one of them step out to its stop while the other stands on its own
                     clauses.extend([-leave(x, p, t), -at(y, q, t)] for t in range(1, steps))
                     clauses.extend([-leave(y, q, t), -at(x, p, t)] for t in range(1, steps))
-
-    def strangers(m: Mover) -> list[Mover]:
-        return [s for s in movers.starting_in(m.home) if s is not m]
-
-    def above(m: Mover) -> list[Mover]:
-        return [u for u in movers.starting_in(m.room) if u.slot < m.slot]
 
     for t in range(steps):
         outs: list[int] = []
