@@ -65,6 +65,19 @@ def test_unrolling_gives_both_parts_of_the_example():
     assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected("example")
 
 
+@pytest.mark.parametrize("kind", ["events", "unroll"])
+def test_the_two_parts_share_no_variable(kind):
+    """The descent settles part 1 and part 2 one after the other: that is only right if they are
+    independent formulas that together are the whole encoding."""
+    encoding = PUZZLE.encode(load(PUZZLE, str(AOC / "example.txt")), kind)
+    parts = encoding.split()
+    assert len(parts) == 2
+    assert sum(len(p.clauses) for p in parts) == len(encoding.clauses)
+    assert sum(len(p.soft) for p in parts) == len(encoding.soft)
+    first, second = ({abs(lit) for clause in p.clauses + [c for c, _ in p.soft] for lit in clause} for p in parts)
+    assert first and second and not first & second
+
+
 def _small_burrows(count: int) -> list:
     rng = random.Random(7)
     out = []

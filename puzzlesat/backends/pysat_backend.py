@@ -55,6 +55,11 @@ class PysatSession(Session):
 
     def _new_solver(self) -> Solver:
         solver = Solver(name=self.backend.solver_name, bootstrap_with=self.encoding.clauses)
+        if self.encoding.decide_false_first:
+            try:
+                solver.set_phases([-var for var in range(1, self.num_vars + 1)])
+            except NotImplementedError:  # a hint only: solvers without user phases search as usual
+                pass
         for clause in self.added:
             solver.add_clause(clause)
         return solver

@@ -34,6 +34,14 @@ class Encoding:
     #: True when every variable is a function of the ``show`` variables, so the plain model count equals
     #: the projected count: counters without projection (d4) may count it
     show_determines_all: bool = False
+    #: a search hint: decide every variable false first (PySAT ``set_phases``; other backends ignore
+    #: it). In a planning unrolling nearly every variable is false in a plan (a mover stands on one of
+    #: many cells, one move per step), so a false-first search starts close to one
+    decide_false_first: bool = False
+    #: independent parts (one per burrow, say) as (clause index range, soft clause index range): formulas
+    #: that share no variable. Their optima add up, so an optimiser may settle each on its own instead of
+    #: bounding the sum, which makes the solver trade cost between parts that do not interact
+    parts: list[tuple[range, range]] = field(default_factory=list)
     #: free-form facts for the user (encoding options, sizes)
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -46,6 +54,15 @@ class Encoding:
             for lit in clause:
                 top = max(top, abs(lit))
         return top
+
+    def split(self) -> list[Encoding]:
+        """The independent parts as encodings of their own (same pool, same variable ids; the fixed
+        cost offset stays with the whole), or just this encoding when it has fewer than two parts."""
+        if len(self.parts) < 2:
+            return [self]
+        return [Encoding("cnf", pool=self.pool, clauses=self.clauses[hard.start:hard.stop],
+                         soft=self.soft[soft.start:soft.stop], decide_false_first=self.decide_false_first)
+                for hard, soft in self.parts]
 
     def size(self) -> dict[str, int]:
         """Variables and clauses (CNF) or assertions (SMT), for reports and benchmarks."""

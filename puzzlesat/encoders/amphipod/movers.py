@@ -88,7 +88,7 @@ class Movers:
 PartEncoder = Callable[[str, "Movers", IDPool, list, list, list], None]
 
 
-def encode_burrows(burrows, encode_part: PartEncoder, name: str) -> Encoding:
+def encode_burrows(burrows, encode_part: PartEncoder, name: str, decide_false_first: bool = False) -> Encoding:
     """One CNF for several burrows (part 1 and part 2) with separate variables (keys carry the label):
     their optima add up, so one optimisation proves each part optimal."""
     pool = IDPool()
@@ -96,9 +96,12 @@ def encode_burrows(burrows, encode_part: PartEncoder, name: str) -> Encoding:
     soft: list[tuple[list[int], int]] = []
     show: list[int] = []
     offset = 0
+    parts = []
     for label, burrow in burrows:
         movers = Movers(burrow)
         offset += movers.fixed_energy
+        first_clause, first_soft = len(clauses), len(soft)
         encode_part(label, movers, pool, clauses, soft, show)
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset,
-                    info={"encoding": name})
+        parts.append((range(first_clause, len(clauses)), range(first_soft, len(soft))))
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset, parts=parts,
+                    info={"encoding": name}, decide_false_first=decide_false_first)
