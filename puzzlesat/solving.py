@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -254,16 +255,15 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
             return backend.count(encoding, timeout)
     backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
     backend.require("enumerate")
-    deadline = Deadline(timeout)
     with watch.phase("encode"):
         encoding = puzzle.encode(instance, kind, **options)
     found = 0
     with watch.phase("solve"):
         session = backend.open(encoding)
-    try:
+    with session, closing(session.models(timeout)) as results:
         while True:
             with watch.phase("solve"):
-                result = session.solve(deadline.left())
+                result = next(results)
             if result.status == Status.UNSAT:
                 return found
             if result.status != Status.SAT:
@@ -274,7 +274,3 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
                 on_solution(solution)
             if found == limit:
                 return found
-            with watch.phase("solve"):
-                session.block(result.model)
-    finally:
-        session.close()

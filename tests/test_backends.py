@@ -15,24 +15,31 @@ CNF_BACKENDS = [b.name for b in all_backends() if "sat" in b.capabilities and b.
 EXTERNAL = [f"external:{b}" for b in ("cadical", "picosat") if shutil.which(b)]
 
 
-def _count_models(name: str, clauses: list[list[int]], show: list[int]) -> int:
+def _count_models(name: str, clauses: list[list[int]], show: list[int], timeout: float | None) -> int:
     encoding = Encoding("cnf", clauses=clauses, show=show)
-    count = 0
     with get_backend(name).open(encoding) as session:
-        while True:
-            result = session.solve()
-            if result.status != Status.SAT:
-                return count
-            count += 1
-            session.block(result.model)
+        results = list(session.models(timeout))
+        assert results[-1].status == Status.UNSAT
+        # the session has seen every blocking clause, also when the enumeration ran in a child process
+        assert session.solve().status == Status.UNSAT
+    return len(results) - 1
 
 
+@pytest.mark.parametrize("timeout", [None, 30.0])
 @pytest.mark.parametrize("name", CNF_BACKENDS + EXTERNAL)
-def test_enumerates_exactly_the_models(name):
+def test_enumerates_exactly_the_models(name, timeout):
     # x1 xor x2, x3 free: 4 models on {1,2,3}; projected on {1,2}: 2
     clauses = [[1, 2], [-1, -2], [3, -3]]
-    assert _count_models(name, clauses, [1, 2, 3]) == 4
-    assert _count_models(name, clauses, [1, 2]) == 2
+    assert _count_models(name, clauses, [1, 2, 3], timeout) == 4
+    assert _count_models(name, clauses, [1, 2], timeout) == 2
+
+
+@pytest.mark.parametrize("name", ["pysat:cadical195", "pysat:kissat404", "z3"])
+def test_a_time_limit_bounds_the_whole_enumeration(name):
+    # 2^20 models, each found at once: only the whole enumeration is long
+    encoding = Encoding("cnf", clauses=[[v, -v] for v in range(1, 21)], show=list(range(1, 21)))
+    with get_backend(name).open(encoding) as session, pytest.raises(SolverTimeout):
+        list(session.models(0.5))
 
 
 @pytest.mark.parametrize("name", CNF_BACKENDS + EXTERNAL)

@@ -22,7 +22,7 @@ from typing import Any
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
-from ..core.result import Result
+from ..core.result import Result, Status
 
 #: capability names: ``sat`` solves CNF, ``smt`` solves native SMT encodings, ``enumerate`` can block
 #: models and solve again (uniqueness, counting by enumeration), ``count`` counts models exactly.
@@ -39,6 +39,18 @@ class Session(ABC):
     @abstractmethod
     def solve(self, timeout: float | None = None) -> Result:
         """Solve; raise :class:`SolverTimeout` when ``timeout`` seconds pass without an answer."""
+
+    def models(self, timeout: float | None = None) -> Iterator[Result]:
+        """Every model in turn, each blocked on ``show`` before the next solve; the last result is the
+        one that ends the enumeration (UNSAT, or UNKNOWN from an incomplete solver). ``timeout`` bounds
+        the whole enumeration, not each call."""
+        end = None if timeout is None else time.perf_counter() + timeout
+        while True:
+            result = self.solve(None if end is None else max(0.001, end - time.perf_counter()))
+            yield result
+            if result.status != Status.SAT:
+                return
+            self.block(result.model)
 
     def block(self, model: CnfModel | SmtModel) -> None:
         """Exclude every later model that agrees with ``model`` on the encoding's ``show`` set."""
@@ -188,34 +200,76 @@ def run_forked(fns: list[Callable[[], Any]], timeout: float | None, backend: str
         process.start()
         sender.close()
         running.append((receiver, process))
-    results = []
     try:
-        for receiver, process in running:
-            left = None if end is None else max(0.0, end - time.perf_counter())
-            if not receiver.poll(left):
-                raise SolverTimeout(backend, timeout or 0.0)
-            try:
-                kind, payload = receiver.recv()
-            except EOFError:
-                process.join()
-                raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
-            if kind == "error":
-                raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
-            results.append(payload)
+        return [_receive(receiver, process, end, timeout, backend)[1] for receiver, process in running]
     finally:
         for receiver, process in running:
-            if process.is_alive():
-                process.kill()
-            process.join()
-            receiver.close()
-    return results
+            _stop(receiver, process)
+
+
+def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, backend: str) -> Iterator[Any]:
+    """Yield what ``items()`` yields, produced in one forked child under one hard time limit.
+
+    An enumeration under :func:`call_with_timeout` would fork once per solve, and each child's learnt
+    clauses die with it; here one child keeps its solver for the whole loop, and the parent reads each
+    item as it comes. Closing the generator early (a ``limit`` reached) kills the child."""
+    ctx = multiprocessing.get_context("fork")
+    end = None if timeout is None else time.perf_counter() + timeout
+    receiver, sender = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_send_stream, args=(sender, items))
+    process.start()
+    sender.close()
+    try:
+        while True:
+            kind, payload = _receive(receiver, process, end, timeout, backend)
+            if kind == "done":
+                return
+            yield payload
+    finally:
+        _stop(receiver, process)
+
+
+def _receive(receiver: Any, process: Any, end: float | None, timeout: float | None,
+             backend: str) -> tuple[str, Any]:
+    """The child's next message, or the error that its silence, death or report means."""
+    left = None if end is None else max(0.0, end - time.perf_counter())
+    if not receiver.poll(left):
+        raise SolverTimeout(backend, timeout or 0.0)
+    try:
+        kind, payload = receiver.recv()
+    except EOFError:
+        process.join()
+        raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
+    if kind == "error":
+        raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
+    return kind, payload
+
+
+def _stop(receiver: Any, process: Any) -> None:
+    if process.is_alive():
+        process.kill()
+    process.join()
+    receiver.close()
 
 
 def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
     try:
         sender.send(("ok", fn()))
     except BaseException as exc:  # report anything, the parent turns it into an error
-        sender.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"))
+        sender.send(("error", _failure(exc)))
+
+
+def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
+    try:
+        for item in items():
+            sender.send(("item", item))
+        sender.send(("done", None))
+    except BaseException as exc:
+        sender.send(("error", _failure(exc)))
+
+
+def _failure(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
 
 
 @contextmanager

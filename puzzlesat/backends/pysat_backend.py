@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Iterator
 
 from pysat.solvers import Solver, SolverNames
 
 from ..core.encoding import Encoding
 from ..core.model import CnfModel
 from ..core.result import Result, Status
-from .base import Backend, Session, alias, call_with_timeout, register
+from .base import Backend, Session, alias, call_with_timeout, register, stream_forked
 
 #: PySAT solvers that cannot take clauses after a solve (adding one aborts the process in Kissat);
 #: their sessions rebuild the solver for every call.
@@ -89,6 +90,18 @@ class PysatSession(Session):
         if not sat:
             return Result(Status.UNSAT, None, self.backend.name, elapsed)
         return Result(Status.SAT, CnfModel.from_literals(literals or [], self.num_vars), self.backend.name, elapsed)
+
+    def models(self, timeout: float | None = None) -> Iterator[Result]:
+        """Under a time limit, the whole enumeration runs in one forked child (a child per solve would
+        cost a fork and the learnt clauses every time); the parent blocks each model it receives as
+        well, so the session stays in step with what was enumerated."""
+        if timeout is None or self.solver is None:  # no limit, or a solver rebuilt for every call anyway
+            yield from super().models(timeout)
+            return
+        for result in stream_forked(lambda: Session.models(self), timeout, self.backend.name):
+            if result.status == Status.SAT:
+                self.block(result.model)
+            yield result
 
     def close(self) -> None:
         if self.solver is not None:
