@@ -124,6 +124,42 @@ def test_generated_jigsaw_is_solved_back(run_cli, tmp_path, ambiguity):
     assert [s.answers() for s in JIGSAW.reference(instance, 1)] == [report.answers]
 
 
+@pytest.mark.parametrize("size,tile", [(4, 5), (5, 6)])
+def test_corner_anchoring_keeps_one_assembly_per_symmetry_class(size, tile):
+    # tiny tiles make borders collide, so these puzzles often have several assemblies; no assembly is
+    # its own mirror image (every tile is used once), so all assemblies = 8 x one per class, where the
+    # classes are counted with the proven corner at the top-left and all assemblies without any anchor
+    import random
+
+    from puzzlesat.encoders.jigsaw.generate import scrambled
+    from puzzlesat.encoders.jigsaw.instance import parse
+    from puzzlesat.encoders.tiling.anchor import anchored_domains
+
+    anchored = several = 0
+    for seed in range(12):
+        instance = parse(scrambled(size, tile, 0, random.Random(seed)), "generated")
+        anchored += anchored_domains(JIGSAW.tiling_problem(instance)) is not None
+        classes = count(JIGSAW, instance, "cadical", break_symmetry=True)
+        several += classes > 1
+        assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8 * classes, seed
+    assert anchored >= 4 and several >= 2  # both the anchored path and ambiguous puzzles were exercised
+
+
+def test_generated_20x20_jigsaw_is_anchored_at_a_proven_corner():
+    # 400 tiles of 10x10 whose borders repeat (414 classes): no outer side is recognisable alone
+    import random
+
+    from puzzlesat.encoders.jigsaw.generate import scrambled
+    from puzzlesat.encoders.jigsaw.instance import parse
+    from puzzlesat.encoders.tiling.anchor import anchored_domains
+
+    instance = parse(scrambled(20, 10, 0, random.Random(1)), "generated")
+    domains = anchored_domains(JIGSAW.tiling_problem(instance))
+    assert domains is not None and len(domains[0]) == 1
+    assert count(JIGSAW, instance, "cadical", break_symmetry=True) == 1
+    assert solve(JIGSAW, instance, "cadical").checked
+
+
 @pytest.mark.parametrize("rows,cols,types,seed", [(4, 4, 3, 1), (3, 5, 2, 2), (5, 5, 6, 3)])
 def test_generated_jig_counts_agree_with_reference(run_cli, tmp_path, rows, cols, types, seed):
     out = tmp_path / "g.jig"

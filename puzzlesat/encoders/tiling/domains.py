@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from .anchor import anchored_domains
 from .problem import OPPOSITE, TilingProblem
 
 
@@ -60,13 +61,20 @@ def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
 
 
 def cell_domains(problem: TilingProblem, break_symmetry: bool = False) -> list[list[int]]:
-    """For every cell, the indices of the variants that may stand there. With ``break_symmetry``, piece 0
-    keeps one orientation per orbit of the grid's symmetries, so one assembly per symmetry class remains."""
+    """For every cell, the indices of the variants that may stand there. With ``break_symmetry`` one
+    assembly per symmetry class remains: a proven corner piece stands at the top-left (see
+    :mod:`.anchor`), or, when no corner is proven, piece 0 keeps one orientation per orbit of the grid's
+    symmetries."""
     variants = problem.variants
-    domains = _initial(problem)
-    if break_symmetry:
-        canonical = problem.canonical_orientations()
-        domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical] for d in domains]
+    anchored = anchored_domains(problem) if break_symmetry else None
+    if anchored is not None:
+        domains = anchored
+    else:
+        domains = _initial(problem)
+        if break_symmetry:
+            canonical = problem.canonical_orientations()
+            domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical]
+                       for d in domains]
     cells = len(domains)
     neighbours = [problem.neighbours(cell) for cell in range(cells)]
     # cells of one kind (corner, edge, interior) start with equal domains: build their offers once
