@@ -20,7 +20,7 @@ from collections import defaultdict, deque
 from itertools import chain
 from operator import itemgetter
 
-from .problem import BOTTOM, LEFT, RIGHT, TOP, TilingProblem
+from .problem import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, TilingProblem
 
 #: patches of this side are built (when the grid allows): 4x4 leaves almost no false pairs on generated
 #: 50x50 jigsaws, where 2x2 and 3x3 patches leave too many to prove any corner
@@ -171,56 +171,42 @@ def _grow(problem: TilingProblem, anchors: list[int], right_of: dict[int, set[in
     pair with some variant of each neighbour already grown. A cell grown from one neighbour only (the
     first of a row or column) starts with every look-alike; the cells grown next to it cut those down at
     once (arc consistency among grown cells), before false leads can spread along the border."""
-    variants, rows, cols = problem.variants, problem.rows, problem.cols
+    variants = problem.variants
     corner = variants[anchors[0]].piece
     partners = {RIGHT: right_of, BOTTOM: below, LEFT: _reversed(right_of), TOP: _reversed(below)}
-    domains: dict[tuple[int, int], set[int]] = {(0, 0): set(anchors)}
-    for r, c in _shells(rows, cols):
-        grown = [(side, cell) for side, cell in _neighbour_cells(r, c, rows, cols) if cell in domains]
-        candidates = set.intersection(*({v for u in domains[cell] for v in partners[_OPPOSITE[side]].get(u, ())}
-                                        for side, cell in grown))
-        outer = [side for side, (rr, cc) in _neighbour_cells(r, c, rows, cols, inside=False) if not _within(rr, cc, rows, cols)]
-        domains[r, c] = {i for i in candidates if variants[i].piece != corner
+    domains: dict[int, set[int]] = {0: set(anchors)}
+    for cell in _shells(problem.rows, problem.cols):
+        inside = problem.neighbours(cell)
+        candidates = set.intersection(*({v for u in domains[other] for v in partners[OPPOSITE[side]].get(u, ())}
+                                        for side, other in inside if other in domains))
+        outer = set(range(4)) - {side for side, _ in inside}
+        domains[cell] = {i for i in candidates if variants[i].piece != corner
                          and all(variants[i].outer_ok[side] for side in outer)}
-        _revise_from(domains, (r, c), partners, rows, cols)
-    return [sorted(domains[divmod(cell, cols)]) for cell in range(rows * cols)]
+        _revise_from(problem, domains, cell, partners)
+    return [sorted(domains[cell]) for cell in range(problem.rows * problem.cols)]
 
 
-_OPPOSITE = {TOP: BOTTOM, BOTTOM: TOP, LEFT: RIGHT, RIGHT: LEFT}
-_STEP = {TOP: (-1, 0), RIGHT: (0, 1), BOTTOM: (1, 0), LEFT: (0, -1)}
-
-
-def _shells(rows: int, cols: int) -> list[tuple[int, int]]:
-    """Cells other than (0, 0) in an order where each has its upper or left neighbour before it."""
+def _shells(rows: int, cols: int) -> list[int]:
+    """Cells other than the top-left, in an order where each has its upper or left neighbour before it."""
     order = []
     for k in range(1, max(rows, cols)):
         if k < rows:
-            order += [(k, c) for c in range(min(k, cols))]
+            order += [k * cols + c for c in range(min(k, cols))]
         if k < cols:
-            order += [(r, k) for r in range(min(k + 1, rows))]
+            order += [r * cols + k for r in range(min(k + 1, rows))]
     return order
 
 
-def _within(r: int, c: int, rows: int, cols: int) -> bool:
-    return 0 <= r < rows and 0 <= c < cols
-
-
-def _neighbour_cells(r: int, c: int, rows: int, cols: int, inside: bool = True) -> list[tuple[int, tuple[int, int]]]:
-    """(side, neighbouring cell) of (r, c); with ``inside=False`` also the positions off the grid."""
-    cells = [(side, (r + dr, c + dc)) for side, (dr, dc) in _STEP.items()]
-    return [(side, cell) for side, cell in cells if not inside or _within(*cell, rows, cols)]
-
-
-def _revise_from(domains: dict[tuple[int, int], set[int]], start: tuple[int, int],
-                 partners: dict[int, dict[int, set[int]]], rows: int, cols: int) -> None:
+def _revise_from(problem: TilingProblem, domains: dict[int, set[int]], start: int,
+                 partners: dict[int, dict[int, set[int]]]) -> None:
     """Arc consistency among the grown cells, starting from the neighbours of ``start``."""
     queue = deque([start])
     while queue:
         cell = queue.popleft()
-        for side, other in _neighbour_cells(*cell, rows, cols):
+        for side, other in problem.neighbours(cell):
             if other not in domains:
                 continue
-            facing = partners[_OPPOSITE[side]]
+            facing = partners[OPPOSITE[side]]
             keep = {u for u in domains[other] if facing.get(u, set()) & domains[cell]}
             if len(keep) < len(domains[other]):
                 domains[other] = keep
