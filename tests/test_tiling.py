@@ -125,15 +125,16 @@ def test_generated_jigsaw_is_solved_back(run_cli, tmp_path, ambiguity):
 
 
 @pytest.mark.parametrize("size,tile", [(4, 5), (4, 6), (5, 6)])
-def test_corner_anchoring_keeps_one_assembly_per_symmetry_class(size, tile):
+def test_corner_anchoring_loses_no_assembly(monkeypatch, size, tile):
     # tiny tiles make borders collide, so these puzzles often have several assemblies and their corners
-    # are often proven only by patches (4x4 tiles of side 6: 25 of 40); no assembly is
-    # its own mirror image (every tile is used once), so all assemblies = 8 x one per class, where the
-    # classes are counted with the proven corner at the top-left and all assemblies without any anchor
+    # are often proven only by patches (4x4 tiles of side 6: 25 of 40). Counted three ways: one per
+    # symmetry class from the anchor, every image of the anchored domains, and with no anchor at all;
+    # no assembly is its own mirror image (every tile is used once), so all = 8 x classes
     import random
 
     from puzzlesat.encoders.jigsaw.generate import scrambled
     from puzzlesat.encoders.jigsaw.instance import parse
+    from puzzlesat.encoders.tiling import domains
     from puzzlesat.encoders.tiling.anchor import anchored_domains
 
     anchored = several = 0
@@ -141,8 +142,12 @@ def test_corner_anchoring_keeps_one_assembly_per_symmetry_class(size, tile):
         instance = parse(scrambled(size, tile, 0, random.Random(seed)), "generated")
         anchored += anchored_domains(JIGSAW.tiling_problem(instance)) is not None
         classes = count(JIGSAW, instance, "cadical", break_symmetry=True)
+        images = count(JIGSAW, instance, "cadical", break_symmetry=False)
+        with monkeypatch.context() as patched:
+            patched.setattr(domains, "anchored_domains", lambda *args, **kwargs: None)
+            unanchored = count(JIGSAW, instance, "cadical", break_symmetry=False)
         several += classes > 1
-        assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8 * classes, seed
+        assert images == unanchored == 8 * classes, seed
     assert anchored >= 4 and several >= 2  # both the anchored path and ambiguous puzzles were exercised
 
 
@@ -159,6 +164,7 @@ def test_generated_30x30_jigsaw_is_anchored_at_a_proven_corner():
     domains = anchored_domains(JIGSAW.tiling_problem(instance))
     assert domains is not None and len(domains[0]) == 1
     assert count(JIGSAW, instance, "cadical", break_symmetry=True) == 1
+    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8  # every image of the anchored domains
     assert solve(JIGSAW, instance, "cadical").checked
 
 

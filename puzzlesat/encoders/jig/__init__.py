@@ -25,7 +25,9 @@ def tiling_problem(instance: JigInstance) -> TilingProblem:
     square = instance.rows == instance.cols
     turns_group = (0, 1, 2, 3) if square else (0, 2)
     symmetries = tuple(tuple((o + g) % 4 for o in range(4)) for g in turns_group)
-    return TilingProblem(instance.rows, instance.cols, len(instance.pieces), tuple(variants), symmetries)
+    # a jig piece turned clockwise o times: turning the grid g times clockwise turns every piece g more
+    return TilingProblem(instance.rows, instance.cols, len(instance.pieces), tuple(variants), symmetries,
+                         turns_group)
 
 
 class Jig(TilingPuzzle):

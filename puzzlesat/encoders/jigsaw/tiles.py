@@ -27,4 +27,4 @@ def tiling_problem(instance: JigsawInstance) -> TilingProblem:
     square = instance.rows == instance.cols
     group = range(8) if square else (0, 2, 4, 6)
     return TilingProblem(instance.rows, instance.cols, len(instance.tiles), variants,
-                         tuple(tuple(table[g]) for g in group))
+                         tuple(tuple(table[g]) for g in group), tuple(group))

@@ -29,9 +29,10 @@ PATCH = 4
 Patch = tuple[int, ...]  # k x k variants, row-major
 
 
-def anchored_domains(problem: TilingProblem) -> list[list[int]] | None:
+def anchored_domains(problem: TilingProblem, every_image: bool = False) -> list[list[int]] | None:
     """Per cell, the variants that may stand there in the assemblies that have the proven corner piece
-    of least index at the top-left (one per class of grid symmetries); None when no corner is proven
+    of least index at the top-left (one per class of grid symmetries); with ``every_image``, in every
+    assembly (the union of those domains moved by each grid symmetry). None when no corner is proven
     or the grid has a single row or column.
 
     Filters get stronger (and dearer) level by level, and the first that proves a corner is used: a jig's
@@ -44,15 +45,27 @@ def anchored_domains(problem: TilingProblem) -> list[list[int]] | None:
     right_of, below = _fitting_pairs(problem, piece)
     anchors = _corner_anchors(problem, set(chain.from_iterable(right_of.values())),
                               set(chain.from_iterable(below.values())))
-    if anchors:
-        return _grow(problem, anchors, right_of, below)
+    k = 1
     patches: list[Patch] = []
-    for k in range(2, size + 1):
+    while not anchors and k < size:
+        k += 1
         patches = _quads(problem, below, piece) if k == 2 else _larger(patches, k - 1, piece)
         anchors = _corner_anchors(problem, *_inner_sides(patches, k))
-        if anchors:
-            return _grow(problem, anchors, *_pairs(patches, k))
-    return None
+    if not anchors:
+        return None
+    domains = _grow(problem, anchors, *(_pairs(patches, k) if k > 1 else (right_of, below)))
+    return _every_image(problem, domains) if every_image else domains
+
+
+def _every_image(problem: TilingProblem, domains: list[list[int]]) -> list[list[int]]:
+    """Every assembly is the image, under some grid symmetry, of one with the anchor at the top-left."""
+    index = {(v.piece, v.orientation): i for i, v in enumerate(problem.variants)}
+    images: list[set[int]] = [set() for _ in domains]
+    for orientations, transform in zip(problem.grid_symmetries, problem.grid_transforms):
+        for cell, image in enumerate(problem.cell_map(transform)):
+            variants = (problem.variants[i] for i in domains[cell])
+            images[image].update(index[v.piece, orientations[v.orientation]] for v in variants)
+    return [sorted(domain) for domain in images]
 
 
 def _fitting_pairs(problem: TilingProblem, piece: list[int]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:

@@ -61,12 +61,12 @@ def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
 
 
 def cell_domains(problem: TilingProblem, break_symmetry: bool = False) -> list[list[int]]:
-    """For every cell, the indices of the variants that may stand there. With ``break_symmetry`` one
-    assembly per symmetry class remains: a proven corner piece stands at the top-left (see
-    :mod:`.anchor`), or, when no corner is proven, piece 0 keeps one orientation per orbit of the grid's
-    symmetries."""
+    """For every cell, the indices of the variants that may stand there. When a corner piece is proven
+    (see :mod:`.anchor`), the domains grow from it at the top-left: with ``break_symmetry`` that keeps one
+    assembly per symmetry class, without it every image of those is allowed. Otherwise piece 0 keeps one
+    orientation per orbit of the grid's symmetries when ``break_symmetry`` is set."""
     variants = problem.variants
-    anchored = anchored_domains(problem) if break_symmetry else None
+    anchored = anchored_domains(problem, every_image=not break_symmetry)
     if anchored is not None:
         domains = anchored
     else:

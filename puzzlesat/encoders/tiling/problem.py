@@ -30,6 +30,9 @@ class TilingProblem:
     #: the whole-grid symmetries as maps orientation -> orientation of a piece (identity first);
     #: used for symmetry breaking, which needs the group to act freely on a piece's orientations
     grid_symmetries: tuple[tuple[int, ...], ...]
+    #: the same symmetries as transforms of the grid: ``4 * mirror + quarter_turns`` (turn clockwise,
+    #: then mirror left-right), in the order of ``grid_symmetries``
+    grid_transforms: tuple[int, ...]
 
     def neighbours(self, cell: int) -> list[tuple[int, int]]:
         """(side, neighbour cell) for each side of ``cell`` that is inside the grid."""
@@ -44,6 +47,21 @@ class TilingProblem:
         if c > 0:
             out.append((LEFT, cell - 1))
         return out
+
+    def cell_map(self, transform: int) -> list[int]:
+        """Where each cell (row-major) goes when the whole grid is transformed (see ``grid_transforms``);
+        only transforms that keep the grid's shape are meaningful."""
+        grid: tuple[tuple[int, ...], ...] = tuple(tuple(range(r * self.cols, (r + 1) * self.cols))
+                                                 for r in range(self.rows))
+        for _ in range(transform % 4):
+            grid = tuple(zip(*reversed(grid)))  # a clockwise quarter turn
+        if transform >= 4:
+            grid = tuple(row[::-1] for row in grid)
+        image = [0] * (self.rows * self.cols)
+        for r, row in enumerate(grid):
+            for c, cell in enumerate(row):
+                image[cell] = r * len(row) + c
+        return image
 
     def canonical_orientations(self) -> set[int]:
         """One orientation per orbit of the grid symmetries: fixing piece 0 to these keeps exactly one
