@@ -5,7 +5,6 @@ the solver answered UNSAT with the first solution blocked.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from .core.errors import CheckFailed, PuzzlesatError
 from .core.files import read_text
 from .core.puzzle import Puzzle, Solution
 from .core.result import Status
-from .core.timing import Stopwatch
+from .core.timing import Deadline, Stopwatch
 
 
 @dataclass
@@ -55,17 +54,6 @@ def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None, **reading: A
             raise PuzzlesatError(f"{flag} does not apply to {puzzle.name}")
     with watch.phase("parse"):
         return puzzle.parse(read_text(path), path, **reading)
-
-
-class Deadline:
-    """What is left of one overall time limit, handed to each solver call in turn."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.end = None if seconds is None else time.perf_counter() + seconds
-
-    def left(self) -> float | None:
-        return None if self.end is None else max(0.001, self.end - time.perf_counter())
 
 
 def checked_solution(puzzle: Puzzle, instance: Any, encoding, model, backend: str, watch: Stopwatch) -> Solution:
@@ -120,9 +108,9 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
                     size=encoding.size(), times=watch.times)
     with watch.phase("solve"):
         session = backend.open(encoding)
-    try:
+    with session, closing(session.models(deadline.left())) as results:  # a second model disproves uniqueness
         with watch.phase("solve"):
-            first = session.solve(deadline.left())
+            first = next(results)
         report.status = first.status.value
         report.solved_by.append(first.backend)
         if first.status != Status.SAT:
@@ -132,14 +120,11 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
         report.answers = dict(report.solution.answers())
         if puzzle.claims_unique:
             with watch.phase("solve"):
-                session.block(first.model)
-                second = session.solve(deadline.left())
+                second = next(results)
             report.solved_by.append(second.backend)
             if second.status == Status.SAT:
                 checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
             report.answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
-    finally:
-        session.close()
     return report
 
 
@@ -255,12 +240,13 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
             return backend.count(encoding, timeout)
     backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
     backend.require("enumerate")
+    deadline = Deadline(timeout)
     with watch.phase("encode"):
         encoding = puzzle.encode(instance, kind, **options)
     found = 0
     with watch.phase("solve"):
         session = backend.open(encoding)
-    with session, closing(session.models(timeout)) as results:
+    with session, closing(session.models(deadline.left())) as results:
         while True:
             with watch.phase("solve"):
                 result = next(results)

@@ -23,6 +23,7 @@ from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
+from ..core.timing import Deadline
 
 #: capability names: ``sat`` solves CNF, ``smt`` solves native SMT encodings, ``enumerate`` can block
 #: models and solve again (uniqueness, counting by enumeration), ``count`` counts models exactly.
@@ -44,9 +45,9 @@ class Session(ABC):
         """Every model in turn, each blocked on ``show`` before the next solve; the last result is the
         one that ends the enumeration (UNSAT, or UNKNOWN from an incomplete solver). ``timeout`` bounds
         the whole enumeration, not each call."""
-        end = None if timeout is None else time.perf_counter() + timeout
+        deadline = Deadline(timeout)
         while True:
-            result = self.solve(None if end is None else max(0.001, end - time.perf_counter()))
+            result = self.solve(deadline.left())
             yield result
             if result.status != Status.SAT:
                 return

@@ -1,4 +1,5 @@
-"""Named wall-clock phases (parse, encode, solve, decode, check) for reports and benchmarks."""
+"""Named wall-clock phases (parse, encode, solve, decode, check) for reports and benchmarks, and one
+time limit shared by several solver calls."""
 from __future__ import annotations
 
 import time
@@ -22,3 +23,14 @@ class Stopwatch:
 
     def add(self, name: str, seconds: float) -> None:
         self.times[name] = self.times.get(name, 0.0) + seconds
+
+
+class Deadline:
+    """What is left of one overall time limit, handed to each solver call in turn."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.end = None if seconds is None else time.perf_counter() + seconds
+
+    def left(self) -> float | None:
+        return None if self.end is None else max(0.001, self.end - time.perf_counter())

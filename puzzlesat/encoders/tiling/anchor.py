@@ -17,6 +17,7 @@ surviving pairs. On generated jigsaws of 10x10 tiles, 50x50: 378k quads (19k tru
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
 
@@ -33,11 +34,18 @@ def anchored_domains(problem: TilingProblem, every_image: bool = False) -> list[
     """Per cell, the variants that may stand there in the assemblies that have the proven corner piece
     of least index at the top-left (one per class of grid symmetries); with ``every_image``, in every
     assembly (the union of those domains moved by each grid symmetry). None when no corner is proven
-    or the grid has a single row or column.
+    or the grid has a single row or column."""
+    domains = _anchored(problem)
+    if domains is None:
+        return None
+    return _every_image(problem, domains) if every_image else [list(domain) for domain in domains]
 
-    Filters get stronger (and dearer) level by level, and the first that proves a corner is used: a jig's
-    flat sides prove its corners with plain fitting pairs, while patches of pieces whose keys repeat a lot
-    would be far too many to build."""
+
+@lru_cache(maxsize=2)  # `count` encodes one instance twice (with and without symmetry breaking)
+def _anchored(problem: TilingProblem) -> tuple[tuple[int, ...], ...] | None:
+    """The domains grown from the anchor. Filters get stronger (and dearer) level by level, and the first
+    that proves a corner is used: a jig's flat sides prove its corners with plain fitting pairs, while
+    patches of pieces whose keys repeat a lot would be far too many to build."""
     size = min(problem.rows, problem.cols, PATCH)
     if size < 2:
         return None
@@ -54,10 +62,10 @@ def anchored_domains(problem: TilingProblem, every_image: bool = False) -> list[
     if not anchors:
         return None
     domains = _grow(problem, anchors, *(_pairs(patches, k) if k > 1 else (right_of, below)))
-    return _every_image(problem, domains) if every_image else domains
+    return tuple(tuple(domain) for domain in domains)
 
 
-def _every_image(problem: TilingProblem, domains: list[list[int]]) -> list[list[int]]:
+def _every_image(problem: TilingProblem, domains: tuple[tuple[int, ...], ...]) -> list[list[int]]:
     """Every assembly is the image, under some grid symmetry, of one with the anchor at the top-left."""
     index = {(v.piece, v.orientation): i for i, v in enumerate(problem.variants)}
     images: list[set[int]] = [set() for _ in domains]
@@ -124,8 +132,8 @@ def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch]:
     the one shifted one row down, and the diagonal one, which those three fix except its last cell.
     Cells are picked by precomputed ``itemgetter``s (this loop sees 400k quads at N = 50)."""
     n = k * k
-    without_last_column = itemgetter(*[r * k + c for r in range(k) for c in range(k - 1)])
-    without_first_column = itemgetter(*[r * k + c for r in range(k) for c in range(1, k)])
+    without_last_column = _columns(k, range(k - 1))
+    without_first_column = _columns(k, range(1, k))
     # over p + right + down (+ last): the diagonal patch less its last cell, and the whole larger patch
     diagonal_key = itemgetter(*[i for r in range(1, k) for i in [r * k + c for c in range(1, k)] + [n + r * k + k - 1]]
                               + [2 * n + (k - 1) * k + c for c in range(1, k)])
@@ -151,10 +159,14 @@ def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch]:
     return larger
 
 
+def _columns(k: int, columns: range) -> itemgetter:
+    """Picks the cells of the given columns out of a k x k patch, row by row."""
+    return itemgetter(*[r * k + c for r in range(k) for c in columns])
+
+
 def _inner_sides(patches: list[Patch], k: int) -> tuple[set[int], set[int]]:
     """The variants whose left side, and whose top side, is inside some patch."""
-    after_first_column = itemgetter(*[r * k + c for r in range(k) for c in range(1, k)])
-    return (set(chain.from_iterable(map(after_first_column, patches))),
+    return (set(chain.from_iterable(map(_columns(k, range(1, k)), patches))),
             set(chain.from_iterable(patch[k:] for patch in patches)))
 
 
