@@ -13,6 +13,7 @@ from typing import Any
 
 from .backends import get_backend
 from .backends.base import DEFAULT_BACKEND, run_forked
+from .core.encoding import Encoding
 from .core.errors import CheckFailed, PuzzlesatError
 from .core.files import read_text
 from .core.puzzle import Puzzle, Solution
@@ -178,6 +179,7 @@ def solve_counting(puzzle: Puzzle, instance: Any, backend_name: str, kind: str |
     report = Report(puzzle.name, getattr(instance, "source", ""), backend_name, kind, "SAT", solution,
                     dict(solution.answers()), checked=True, size=size or unrolled.size(), times=watch.times)
     report.answers["exact"] = True
+    report.solved_by = list(dict.fromkeys(("z3", backend_name)))  # part 1, then part 2's counter
     return report
 
 
@@ -219,12 +221,23 @@ def count_universes(puzzle: Puzzle, instance: Any, backend_name: str, kind: str 
         return kind, (one, two), formulas[0].size()
 
 
+def _record(report: Report | None, encoding: Encoding, answered_by: str | None = None) -> None:
+    """Note a counted formula's size (the first one only) and a backend that answered, once each."""
+    if report is None:
+        return
+    report.size = report.size or encoding.size()
+    if answered_by and answered_by not in report.solved_by:
+        report.solved_by.append(answered_by)
+
+
 def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: float | None = None,
           watch: Stopwatch | None = None, on_solution: Callable[[Solution], None] | None = None,
-          kind: str | None = None, limit: int | None = None, **options: Any) -> int:
+          kind: str | None = None, limit: int | None = None, report: Report | None = None, **options: Any) -> int:
     """Count solutions projected on the encoding's ``show`` set: with an exact counter (capability
     ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
-    With ``limit``, stop once that many are found (the result then means "at least ``limit``")."""
+    With ``limit``, stop once that many are found (the result then means "at least ``limit``").
+    ``report``, when given, receives the size of the first formula counted into it and every backend
+    that answered (a portfolio's winners), so ``count --json`` says what was solved and by whom."""
     watch = watch or Stopwatch()
     if puzzle.optimizes:
         raise PuzzlesatError(f"{puzzle.name} is an optimisation puzzle: its legal plans are too many to count "
@@ -236,6 +249,7 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
             raise PuzzlesatError(f"{backend.name} counts without listing solutions: choose an enumerating backend")
         with watch.phase("encode"):
             encoding = puzzle.encode(instance, kind, **options)
+        _record(report, encoding, backend.name)
         with watch.phase("solve"):
             return backend.count(encoding, timeout)
     backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
@@ -243,6 +257,7 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
     deadline = Deadline(timeout)
     with watch.phase("encode"):
         encoding = puzzle.encode(instance, kind, **options)
+    _record(report, encoding)
     found = 0
     with watch.phase("solve"):
         session = backend.open(encoding)
@@ -250,6 +265,7 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
         while True:
             with watch.phase("solve"):
                 result = next(results)
+            _record(report, encoding, result.backend)
             if result.status == Status.UNSAT:
                 return found
             if result.status != Status.SAT:

@@ -163,6 +163,7 @@ def test_json_has_one_top_level_shape(run_cli, args):
     payload = json.loads(out)
     assert list(payload)[:len(SHAPE)] == SHAPE
     assert payload["puzzle"] == puzzle and payload["status"] == "SAT"
+    assert payload["solved_by"] and payload["size"]["variables"] > 0  # what was solved, and by whom
 
 
 GENERATED = [

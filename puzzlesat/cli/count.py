@@ -54,19 +54,22 @@ def command(
     options = encoder_options(cardinality, pb)
     answers = {}
     exact = "count" in get_backend(backend_for(spec, backend)).capabilities
+    # the same top-level shape as solve and decode; enumeration checks every solution it counts,
+    # an exact counter proves the number instead
+    report = Report(puzzle, file, backend_for(spec, backend), spec.encodings[0], "UNKNOWN", checked=not exact,
+                    times=watch.times)
     if spec.counts_universes and exact and not list_all:  # both players from one pair of compilations
-        _, wins, _ = count_universes(spec, instance, backend_for(spec, backend), None, timeout, watch)
+        _, wins, report.size = count_universes(spec, instance, backend_for(spec, backend), None, timeout, watch)
+        report.solved_by.append(report.backend)
         answers = {label: wins[number] for number, (label, _) in enumerate(spec.count_variants())}
     else:
         for number, (label, variant) in enumerate(spec.count_variants()):
             lister = listed.append if list_all and number == 0 else None
-            answers[label] = count(spec, instance, backend, timeout, watch, lister, **variant, **options)
+            answers[label] = count(spec, instance, backend, timeout, watch, lister, report=report, **variant,
+                                   **options)
     total = next(iter(answers.values()))
+    report.answers, report.status = answers, "SAT" if total else "UNSAT"
     if as_json:
-        # the same top-level shape as solve and decode; enumeration checks every solution it counts,
-        # an exact counter proves the number instead
-        report = Report(puzzle, file, backend_for(spec, backend), spec.encodings[0], "SAT" if total else "UNSAT",
-                        answers=answers, checked=not exact, times=watch.times)
         payload = report.to_json() | {"method": "exact counter" if exact else "enumeration"}
         if list_all:
             payload["solutions"] = [s.answers() | {"layout": s.render()} for s in listed]
