@@ -205,15 +205,15 @@ def jig_table(lines: list[str]) -> None:
     from puzzlesat.core.errors import SolverTimeout
 
     jig = get_puzzle("jig")
-    lines += ["## Jig counts (total and up to rotation, pysat:cadical195, limit 60 s per count)", "",
+    lines += [f"## Jig counts (total and up to rotation, default backend {jig.default_backend}, limit 60 s per count)", "",
               "| instance | expected | counted | encode s | solve s | reference s (<= 7x7 only) |", "|---|---|---|---:|---:|---:|"]
     for path in sorted((ROOT / "instances" / "jig").glob("*.jig")):
         instance = load(jig, str(path))
         expected = path.with_suffix(".expected").read_text().strip()
         watch = Stopwatch()
         try:
-            got = f"{count(jig, instance, 'cadical', 60, watch, break_symmetry=False)} " \
-                  f"{count(jig, instance, 'cadical', 60, watch, break_symmetry=True)}"
+            got = f"{count(jig, instance, None, 60, watch, break_symmetry=False)} " \
+                  f"{count(jig, instance, None, 60, watch, break_symmetry=True)}"
         except SolverTimeout:
             got = "timeout"
         ref = "-"
