@@ -22,11 +22,24 @@ from puzzlesat.core.timing import Stopwatch  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS  # noqa: E402
 from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium  # noqa: E402
+from puzzlesat.encoders.jig import tiling_problem as jig_problem  # noqa: E402
+from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem  # noqa: E402
+from puzzlesat.encoders.tiling.anchor import _anchored  # noqa: E402
 from puzzlesat.solving import count, load, solve  # noqa: E402
 
 AQUARIUM = get_puzzle("aquarium")
 OUT = ROOT / "bench" / "out"
 REPEAT = 5
+
+
+def cold(fn):
+    """``fn`` with the per-instance caches (tiling problems, corner anchoring) emptied first: a repeated
+    run must redo the pruning, as a fresh ``puzzlesat`` process does, instead of looking it up."""
+    def run():
+        for cached in (jig_problem, jigsaw_problem, _anchored):
+            cached.cache_clear()
+        return fn()
+    return run
 
 
 def median_of(fn, repeat: int = REPEAT) -> float:
@@ -150,11 +163,11 @@ def jigsaw_table(lines: list[str]) -> None:
         enc, sol = [], []
         for _ in range(REPEAT):
             watch = Stopwatch()
-            solve(jigsaw, instance, "cadical", None, None, watch)
+            cold(lambda: solve(jigsaw, instance, "cadical", None, None, watch))()
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
-        counting = median_of(lambda: count(jigsaw, instance, "cadical", break_symmetry=False), 3)
+        counting = median_of(cold(lambda: count(jigsaw, instance, "cadical", break_symmetry=False)), 3)
         wall = median_of(lambda: subprocess.run([exe, "solve", "jigsaw", path], check=True, capture_output=True), 3)
-        ref = median_of(lambda: jigsaw.reference(instance, 1), 3)
+        ref = median_of(cold(lambda: jigsaw.reference(instance, 1)), 3)
         e, v = statistics.median(enc), statistics.median(sol)
         lines.append(f"| {name} | {e:.3f} | {v:.4f} | {counting:.3f} | {wall:.2f} | {ref:.3f} | {ref / (e + v):.1f}x |")
     lines.append("")
@@ -181,16 +194,16 @@ def jigsaw_scaling_table(lines: list[str]) -> None:
         enc, sol = [], []
         for _ in range(3):
             watch = Stopwatch()
-            report = solve(jigsaw, instance, "cadical", None, None, watch)
+            report = cold(lambda: solve(jigsaw, instance, "cadical", None, None, watch))()
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
         classes = count(jigsaw, instance, "cadical", break_symmetry=True)
-        proof = median_of(lambda: count(jigsaw, instance, "cadical", break_symmetry=True), 3)
+        proof = median_of(cold(lambda: count(jigsaw, instance, "cadical", break_symmetry=True)), 3)
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as file:
             file.write(text)
             file.flush()
             wall = median_of(lambda: subprocess.run([exe, "solve", "jigsaw", file.name], check=True,
                                                     capture_output=True), 3)
-        ref = median_of(lambda: jigsaw.reference(instance, 1), 3)
+        ref = median_of(cold(lambda: jigsaw.reference(instance, 1)), 3)
         lines.append(f"| {size} | {size * size} | {statistics.median(enc):.2f} | {statistics.median(sol):.3f} | "
                      f"{report.size['variables']} | {report.size['clauses']} | {classes} ({proof:.2f}) | "
                      f"{wall:.2f} | {ref:.2f} | {ref / (statistics.median(enc) + statistics.median(sol)):.1f}x |")
@@ -211,6 +224,7 @@ def jig_table(lines: list[str]) -> None:
         instance = load(jig, str(path))
         expected = path.with_suffix(".expected").read_text().strip()
         watch = Stopwatch()
+        cold(lambda: None)()  # both counts share the pruning, as in one `puzzlesat count` process
         try:
             got = f"{count(jig, instance, None, 60, watch, break_symmetry=False)} " \
                   f"{count(jig, instance, None, 60, watch, break_symmetry=True)}"
@@ -218,7 +232,7 @@ def jig_table(lines: list[str]) -> None:
             got = "timeout"
         ref = "-"
         if instance.rows * instance.cols <= 49:
-            ref = f"{median_of(lambda: jig.reference(instance, None, break_symmetry=False), 3):.3f}"
+            ref = f"{median_of(cold(lambda: jig.reference(instance, None, break_symmetry=False)), 3):.3f}"
         lines.append(f"| {path.stem} | {expected} | {got} | {watch.times.get('encode', 0):.3f} | "
                      f"{watch.times.get('solve', 0):.2f} | {ref} |")
     lines.append("")
@@ -442,7 +456,12 @@ def main() -> None:
     only = set(args[1:] if update else args)  # else: table names to print alone, for a quick look
     if only:
         target = ROOT / "BENCHMARKS.md"
+        notes = ROOT / "bench" / "NOTES.md"
+        closing = notes.read_text() if notes.exists() else ""
         document = target.read_text()
+        first = closing.split("\n", 1)[0]
+        if first and first in document:  # the notes close the document: cut them, so a new section lands before
+            document = document[:document.index(first)]
         for table in tables:
             if table.__name__ in only:
                 part: list[str] = []
@@ -450,12 +469,7 @@ def main() -> None:
                 print("\n".join(part), flush=True)
                 document = replace_section(document, "\n".join(part))
         if update:
-            notes = ROOT / "bench" / "NOTES.md"
-            if notes.exists():  # the notes close the document: bring them up to date too
-                first = notes.read_text().split("\n", 1)[0]
-                document = document[:document.index(first)] if first in document else document + "\n"
-                document += notes.read_text()
-            target.write_text(document)
+            target.write_text(document.rstrip("\n") + "\n\n" + closing)
         return
     for table in tables:
         table(lines)
