@@ -32,12 +32,17 @@ OUT = ROOT / "bench" / "out"
 REPEAT = 5
 
 
+def clear_caches() -> None:
+    """Empty the per-instance caches (tiling problems, corner anchoring): a repeated run must redo the
+    pruning, as a fresh ``puzzlesat`` process does, instead of looking it up."""
+    for cached in (jig_problem, jigsaw_problem, _anchored):
+        cached.cache_clear()
+
+
 def cold(fn):
-    """``fn`` with the per-instance caches (tiling problems, corner anchoring) emptied first: a repeated
-    run must redo the pruning, as a fresh ``puzzlesat`` process does, instead of looking it up."""
+    """``fn`` run after :func:`clear_caches`, for :func:`median_of`."""
     def run():
-        for cached in (jig_problem, jigsaw_problem, _anchored):
-            cached.cache_clear()
+        clear_caches()
         return fn()
     return run
 
@@ -163,7 +168,8 @@ def jigsaw_table(lines: list[str]) -> None:
         enc, sol = [], []
         for _ in range(REPEAT):
             watch = Stopwatch()
-            cold(lambda: solve(jigsaw, instance, "cadical", None, None, watch))()
+            clear_caches()
+            solve(jigsaw, instance, "cadical", None, None, watch)
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
         counting = median_of(cold(lambda: count(jigsaw, instance, "cadical", break_symmetry=False)), 3)
         wall = median_of(lambda: subprocess.run([exe, "solve", "jigsaw", path], check=True, capture_output=True), 3)
@@ -194,7 +200,8 @@ def jigsaw_scaling_table(lines: list[str]) -> None:
         enc, sol = [], []
         for _ in range(3):
             watch = Stopwatch()
-            report = cold(lambda: solve(jigsaw, instance, "cadical", None, None, watch))()
+            clear_caches()
+            report = solve(jigsaw, instance, "cadical", None, None, watch)
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
         classes = count(jigsaw, instance, "cadical", break_symmetry=True)
         proof = median_of(cold(lambda: count(jigsaw, instance, "cadical", break_symmetry=True)), 3)
@@ -224,7 +231,7 @@ def jig_table(lines: list[str]) -> None:
         instance = load(jig, str(path))
         expected = path.with_suffix(".expected").read_text().strip()
         watch = Stopwatch()
-        cold(lambda: None)()  # both counts share the pruning, as in one `puzzlesat count` process
+        clear_caches()  # both counts share the pruning, as in one `puzzlesat count` process
         try:
             got = f"{count(jig, instance, None, 60, watch, break_symmetry=False)} " \
                   f"{count(jig, instance, None, 60, watch, break_symmetry=True)}"

@@ -53,14 +53,15 @@ def command(
     listed: list = []
     options = encoder_options(cardinality, pb)
     answers = {}
-    exact = "count" in get_backend(backend_for(spec, backend)).capabilities
+    backend_name = backend_for(spec, backend)
+    exact = "count" in get_backend(backend_name).capabilities
     # the same top-level shape as solve and decode; enumeration checks every solution it counts,
     # an exact counter proves the number instead
-    report = Report(puzzle, file, backend_for(spec, backend), spec.encodings[0], "UNKNOWN", checked=not exact,
+    report = Report(puzzle, file, backend_name, spec.encodings[0], "UNKNOWN", checked=not exact,
                     times=watch.times)
     if spec.counts_universes and exact and not list_all:  # both players from one pair of compilations
-        _, wins, report.size = count_universes(spec, instance, backend_for(spec, backend), None, timeout, watch)
-        report.solved_by.append(report.backend)
+        _, wins, report.size = count_universes(spec, instance, backend_name, None, timeout, watch)
+        report.solved_by.append(backend_name)
         answers = {label: wins[number] for number, (label, _) in enumerate(spec.count_variants())}
     else:
         for number, (label, variant) in enumerate(spec.count_variants()):
