@@ -72,6 +72,22 @@ def test_count_command(run_cli):
     assert code == 0 and "solutions: 8" in out and "up_to_rotation: 2" in out and out.count("-- solution") == 8
 
 
+def test_jig_rendering_reads_back():
+    """Two-digit ids and signed sides stay separate fields: each cell's middle line reads back as
+    left side, id/turns, right side, and the lines above and below as its top and bottom sides."""
+    instance = load(JIG, str(INSTANCES / "jig" / "matt5x5.jig"))
+    solution = JIG.reference(instance, 1, break_symmetry=False)[0]
+    lines = solution.render().splitlines()
+    assert len(lines) == 3 * solution.rows
+    for r in range(solution.rows):
+        tops, middle, bottoms = (lines[3 * r + k].split() for k in range(3))
+        for c in range(solution.cols):
+            i = r * solution.cols + c
+            t, right, b, left = solution.sides[i]
+            assert middle[3 * c: 3 * c + 3] == [str(left), "{}/{}".format(*solution.placement[i]), str(right)]
+            assert (tops[c], bottoms[c]) == (str(t), str(b))
+
+
 TILE = "\n".join(["#.#", "...", "#.#"])
 BAD_JIGSAW = {
     "ragged": ("Tile 1:\n#.#\n..\n#.#\n", ":3:1: row of length 2; tiles are 3 wide"),

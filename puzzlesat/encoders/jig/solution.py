@@ -26,13 +26,18 @@ class JigSolution:
         return {"layout": [[list(self.placement[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]}
 
     def render(self, colour: bool = False) -> str:
-        """Each cell as ``id/turns`` with its top side above and its left/right sides beside it
-        (plain text whatever ``colour`` says)."""
+        """Each cell as ``id/turns`` with its top and bottom sides above and below it and its left and
+        right sides beside it (plain text whatever ``colour`` says). Field widths come from the widest
+        value, with a space between fields, so two-digit ids and sides never run together."""
+        labels = [f"{piece}/{turns}" for piece, turns in self.placement]
+        side = max(len(str(v)) for sides in self.sides for v in sides)
+        label = max(map(len, labels))
+        width = 2 * side + label + 2
         lines = []
         for r in range(self.rows):
             cells = range(r * self.cols, (r + 1) * self.cols)
-            lines.append(" ".join(f"{self.sides[i][0]:^11}" for i in cells))
-            lines.append(" ".join(f"{self.sides[i][3]:>3}{str(self.placement[i][0]) + '/' + str(self.placement[i][1]):^5}{self.sides[i][1]:<3}"
-                                  for i in cells))
-            lines.append(" ".join(f"{self.sides[i][2]:^11}" for i in cells))
+            lines.append("  ".join(f"{self.sides[i][0]:^{width}}" for i in cells).rstrip())
+            lines.append("  ".join(f"{self.sides[i][3]:>{side}} {labels[i]:^{label}} {self.sides[i][1]:<{side}}"
+                                   for i in cells).rstrip())
+            lines.append("  ".join(f"{self.sides[i][2]:^{width}}" for i in cells).rstrip())
         return "\n".join(lines)
