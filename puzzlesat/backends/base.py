@@ -143,7 +143,14 @@ def _load_all() -> None:
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        from . import d4_backend, external, ganak_backend, portfolio, pysat_backend, z3_backend  # noqa: F401  (they register themselves)
+        from . import (  # noqa: F401  (they register themselves)
+            d4_backend,
+            external,
+            ganak_backend,
+            portfolio,
+            pysat_backend,
+            z3_backend,
+        )
 
 
 def get_backend(name: str) -> Backend:

@@ -17,7 +17,7 @@ their optima add up and each plan is optimal on its own.
 """
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from pysat.formula import IDPool
 
@@ -63,7 +63,7 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
                     clauses.append([-park(m, DIRECT), lt(e, out), -lt(e, into)])
     for room in range(movers.burrow.types):
         starters = movers.starting_in(room)
-        for upper, lower in zip(starters, starters[1:]):
+        for upper, lower in pairwise(starters):
             clauses.append([lt(2 * upper.index, 2 * lower.index)])
         for m in movers.all:
             if m.home == room:

@@ -9,9 +9,9 @@ direct move, which adds ``detour * step_cost``, and the order of the leave/enter
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
 
 from pysat.formula import IDPool
 

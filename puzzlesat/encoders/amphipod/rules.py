@@ -6,11 +6,10 @@ A state is ``(hall, rooms)``: ``hall[x]`` and ``rooms[k][slot]`` hold a type or 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .burrow import LETTERS, Burrow, between
 
-Cell = Optional[int]
+Cell = int | None
 State = tuple[tuple[Cell, ...], tuple[tuple[Cell, ...], ...]]
 #: ("room", k, slot) or ("hall", x)
 Place = tuple

@@ -3,6 +3,8 @@ instead of pairwise precedence literals, a Boolean per parking option, and the d
 objective. The constraints are those of :mod:`.events`, stated with ``<`` on instants."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ...core.encoding import Encoding
 from .burrow import Burrow
 from .movers import DIRECT, Movers
@@ -36,7 +38,7 @@ def encode_smt(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
                 assertions.append(z3.Implies(park[m.index, DIRECT], z3.And(*between)))
         for room in range(burrow.types):
             starters = movers.starting_in(room)
-            assertions.extend(instants[2 * a.index] < instants[2 * b.index] for a, b in zip(starters, starters[1:]))
+            assertions.extend(instants[2 * a.index] < instants[2 * b.index] for a, b in pairwise(starters))
             for m in movers.all:
                 if m.home == room:
                     assertions.extend(instants[2 * s.index] < instants[2 * m.index + 1] for s in starters if s is not m)

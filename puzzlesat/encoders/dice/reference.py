@@ -2,7 +2,7 @@
 counts universes won by each player."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .instance import DiceInstance
 from .rules import advance, roll_sums
@@ -12,7 +12,7 @@ def dirac_wins(instance: DiceInstance) -> tuple[int, int]:
     game = instance.game
     sums = roll_sums(game.sides, game.rolls)
 
-    @lru_cache(maxsize=None)
+    @cache
     def wins(mover: int, other: int, mover_score: int, other_score: int) -> tuple[int, int]:
         """Universes won by (the player to move, the other player)."""
         won, lost = 0, 0

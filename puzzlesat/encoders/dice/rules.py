@@ -3,7 +3,7 @@ Positions are 1..track; a turn moves by the sum of ``rolls`` die values and scor
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 
 from .instance import Game
@@ -38,7 +38,7 @@ def max_turns(game: Game) -> int:
     every Dirac game ends within ``2 * max_turns`` turns: the horizon of the counting encoding."""
     sums = [s for s, _ in roll_sums(game.sides, game.rolls)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def turns(position: int, score: int) -> int:
         if score >= game.target:
             return 0
