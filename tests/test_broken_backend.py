@@ -53,3 +53,11 @@ def test_crosscheck_names_the_culprit(liar):
                       ["cadical", liar], None, {})
     verdict = {row.method: row.agrees for row in rows}
     assert verdict == {"reference": True, "pysat:cadical195 [cnf]": True, "test:liar [cnf]": False}
+
+
+def test_count_reports_the_checkers_verdict_from_its_child_process(liar, run_cli):
+    """The counts run in forked children; a child's one-line error must reach the user unchanged."""
+    code, out, err = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--backend", liar)
+    assert code != 0 and not out
+    assert err.startswith("puzzlesat: error: test:liar returned a solution that breaks the rules")
+    assert len(err.strip().splitlines()) == 1

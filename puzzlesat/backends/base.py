@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..core.encoding import Encoding
-from ..core.errors import BackendError, SolverTimeout
+from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
 from ..core.timing import Deadline
@@ -250,6 +250,8 @@ def _receive(receiver: Any, process: Any, end: float | None, timeout: float | No
         raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
     if kind == "error":
         raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
+    if kind == "refused":  # the child's own one-line message (bad option, failed check), kept as it was
+        raise PuzzlesatError(payload)
     return kind, payload
 
 
@@ -264,7 +266,7 @@ def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
     try:
         sender.send(("ok", fn()))
     except BaseException as exc:  # report anything, the parent turns it into an error
-        sender.send(("error", _failure(exc)))
+        sender.send(_failure(exc))
 
 
 def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
@@ -273,11 +275,14 @@ def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
             sender.send(("item", item))
         sender.send(("done", None))
     except BaseException as exc:
-        sender.send(("error", _failure(exc)))
+        sender.send(_failure(exc))
 
 
-def _failure(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
+def _failure(exc: BaseException) -> tuple[str, str]:
+    """A user-facing error travels as its message; anything else as a solver failure with its trace."""
+    if isinstance(exc, PuzzlesatError):
+        return "refused", str(exc)
+    return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
 
 
 @contextmanager

@@ -9,7 +9,7 @@ import click
 from ..backends import get_backend
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..solving import Report, backend_for, count, count_universes, load
+from ..solving import Report, backend_for, count_every_variant, count_universes, load
 from .options import (
     backend_option,
     cnf_options,
@@ -50,9 +50,7 @@ def command(
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
-    listed: list = []
     options = encoder_options(cardinality, pb)
-    answers = {}
     backend_name = backend_for(spec, backend)
     exact = "count" in get_backend(backend_name).capabilities
     # the same top-level shape as solve and decode; enumeration checks every solution it counts,
@@ -63,11 +61,10 @@ def command(
         _, wins, report.size = count_universes(spec, instance, backend_name, None, timeout, watch)
         report.solved_by.append(backend_name)
         answers = {label: wins[number] for number, (label, _) in enumerate(spec.count_variants())}
+        listed = []
     else:
-        for number, (label, variant) in enumerate(spec.count_variants()):
-            lister = listed.append if list_all and number == 0 else None
-            answers[label] = count(spec, instance, backend, timeout, watch, lister, report=report, **variant,
-                                   **options)
+        answers, listed = count_every_variant(spec, instance, backend_name, timeout, watch, report, list_all,
+                                              **options)
     total = next(iter(answers.values()))
     report.answers, report.status = answers, "SAT" if total else "UNSAT"
     if as_json:
