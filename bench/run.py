@@ -227,13 +227,14 @@ def jig_table(lines: list[str]) -> None:
     jig = get_puzzle("jig")
     lines += [f"## Jig counts (total and up to rotation side by side as in `puzzlesat count`, default backend "
               f"{jig.default_backend}, limit 60 s for both)", "",
-              "Encode and solve are the longer of the two counts' phases (they run at the same time).", "",
+              "Encode is both formulas, built one after the other; solve is the longer of the two searches, "
+              "which run at the same time.", "",
               "| instance | expected | counted | encode s | solve s | reference s (<= 7x7 only) |", "|---|---|---|---:|---:|---:|"]
     for path in sorted((ROOT / "instances" / "jig").glob("*.jig")):
         instance = load(jig, str(path))
         expected = path.with_suffix(".expected").read_text().strip()
         watch = Stopwatch()
-        clear_caches()  # each count builds its own pruning, as in one `puzzlesat count` process
+        clear_caches()  # both encodes share the pruning, as in one `puzzlesat count` process
         report = Report("jig", str(path), jig.default_backend, "cnf", "UNKNOWN")
         try:
             counts, _ = count_every_variant(jig, instance, jig.default_backend, 60, watch, report)

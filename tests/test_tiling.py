@@ -72,6 +72,13 @@ def test_count_command(run_cli):
     assert code == 0 and "solutions: 8" in out and "up_to_rotation: 2" in out and out.count("-- solution") == 8
 
 
+
+def test_count_timeout_names_the_given_limit(run_cli):
+    """Both counts share one limit that also covers their encodes; the message names the limit given."""
+    code, out, err = run_cli("count", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"), "--timeout", "1")
+    assert code == 2 and not out
+    assert err.strip() == "puzzlesat: error: pysat:glucose4: no answer within the time limit of 1 s"
+
 def test_jig_rendering_reads_back():
     """Two-digit ids and signed sides stay separate fields: each cell's middle line reads back as
     left side, id/turns, right side, and the lines above and below as its top and bottom sides."""
