@@ -105,7 +105,7 @@ BAD_JIGSAW = {
     "empty": ("", "no tiles"),
 }
 BAD_JIG = {
-    "short-line": ("1 1\n0 0 0 0\n", ":2:1: piece line with 4 fields"),
+    "short-line": ("1 1\n0 0 0 0\n", ":2:1: expected 5 fields 'ID TOP RIGHT BOTTOM LEFT', found 4"),
     "odd-flats": ("1 2\n0 0 0 1 0\n1 0 -1 0 1\n", "5 flat sides (an odd number)"),
     "count": ("2 2\n0 0 0 0 0\n", "1 pieces for a 2x2 grid"),
     "not-int": ("1 1\n0 0 x 0 0\n", ":2:5: 'x' is not an integer"),

@@ -41,13 +41,13 @@ def parse(text: str, path: str) -> JigInstance:
             continue
         if rows is None:
             if len(fields) != 2:
-                raise PuzzleFormatError(path, number, 1, f"expected 'ROWS COLS', found {len(fields)} fields")
+                raise PuzzleFormatError(path, number, 1, f"expected 2 fields 'ROWS COLS', found {len(fields)}")
             rows, cols = _ints(fields, path, number, raw)
             if rows < 1 or cols < 1:
                 raise PuzzleFormatError(path, number, 1, f"grid {rows}x{cols}: both sizes must be positive")
             continue
         if len(fields) != 5:
-            raise PuzzleFormatError(path, number, 1, f"piece line with {len(fields)} fields: expected 'ID TOP RIGHT BOTTOM LEFT'")
+            raise PuzzleFormatError(path, number, 1, f"expected 5 fields 'ID TOP RIGHT BOTTOM LEFT', found {len(fields)}")
         piece_id, *sides = _ints(fields, path, number, raw)
         if piece_id in seen:
             raise PuzzleFormatError(path, number, 1, f"duplicate piece id {piece_id} (first at line {seen[piece_id]})")
