@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .backends import all_backends, get_backend
-from .backends.base import DEFAULT_BACKEND
+from .backends.base import DEFAULT_BACKEND, call_with_timeout
 from .core.errors import PuzzlesatError, SolverTimeout
 from .core.puzzle import Puzzle
 from .solving import count, solve
@@ -38,19 +38,34 @@ def default_backends(puzzle: Puzzle) -> list[str]:
             if b.capabilities & wanted and b.unavailable_reason() is None]
 
 
-def reference_row(puzzle: Puzzle, instance: Any) -> Row:
-    start = time.perf_counter()
+def reference_row(puzzle: Puzzle, instance: Any, timeout: float | None) -> Row:
+    """The solver-free method's answers, under the same time limit as every backend: a reference that
+    takes longer (a jig's backtracking: zhurgut_9x9 20 s) is a TIMEOUT row, not a wait past the limit."""
+    return _reference(lambda: _reference_answers(puzzle, instance), timeout)
+
+
+def _reference_answers(puzzle: Puzzle, instance: Any) -> tuple[str, dict[str, Any] | None, str]:
+    """(status, answers, error) of the reference: its first solution, checked, and whether it is unique."""
     solutions = puzzle.reference(instance, 2 if puzzle.claims_unique else 1)
-    seconds = time.perf_counter() - start
     if not solutions:
-        return Row("reference", "UNSAT", seconds, {})
+        return "UNSAT", {}, ""
     problems = puzzle.check(instance, solutions[0])
     if problems:
-        return Row("reference", "SAT", seconds, None, f"checker rejected: {problems[0]}")
+        return "SAT", None, f"checker rejected: {problems[0]}"
     answers = dict(solutions[0].answers())
     if puzzle.claims_unique:
         answers["unique"] = len(solutions) == 1
-    return Row("reference", "SAT", seconds, answers)
+    return "SAT", answers, ""
+
+
+def _reference(run: Callable[[], tuple[str, dict[str, Any] | None, str]], timeout: float | None) -> Row:
+    """Time ``run`` (status, answers, error) as the reference row, killed at ``timeout``."""
+    start = time.perf_counter()
+    try:
+        status, answers, error = call_with_timeout(run, timeout, "reference")
+    except SolverTimeout as exc:
+        return Row("reference", "TIMEOUT", time.perf_counter() - start, None, str(exc))
+    return Row("reference", status, time.perf_counter() - start, answers, error)
 
 
 def _method_rows(puzzle: Puzzle, backends: list[str], options: dict[str, Any],
@@ -80,7 +95,7 @@ def crosscheck_optima(puzzle: Puzzle, instance: Any, backends: list[str], timeou
     A run that times out is reported but is not a disagreement; any other difference is."""
     from .optimize import METHODS
 
-    rows = [reference_row(puzzle, instance)]
+    rows = [reference_row(puzzle, instance, timeout)]
     for kind in puzzle.encodings:
         for method, (formula, _) in METHODS.items():
             if formula != puzzle.formula_kind(kind):
@@ -107,8 +122,10 @@ def _solved_row(label: str, proof_key: str, run: Callable[[], Any]) -> Row:
 
 
 def _against_reference(rows: list[Row]) -> list[Row]:
-    """Mark every row that gives exactly the reference's (first row's) answers."""
-    expected = rows[0].answers
+    """Mark every row that gives exactly the yardstick's answers: the reference's (first row's), or,
+    when the reference ran out of time or failed, the first method's that answered."""
+    answered = [row for row in rows if row.answers is not None and not row.error]
+    expected = answered[0].answers if answered else None
     for row in rows:
         row.agrees = row.answers is not None and not row.error and row.answers == expected
     return rows
@@ -121,11 +138,7 @@ def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: floa
         report = solve(puzzle, instance, name, kind, timeout, **opts)
         return report.status, report.answers
 
-    rows = [reference_row(puzzle, instance)] + _method_rows(puzzle, backends, options, run)
-    expected = rows[0].answers
-    for row in rows:
-        row.agrees = row.answers is not None and not row.error and row.answers == expected
-    return rows
+    return _against_reference([reference_row(puzzle, instance, timeout)] + _method_rows(puzzle, backends, options, run))
 
 
 def count_answers(puzzle: Puzzle, counter) -> dict[str, int]:
@@ -136,18 +149,14 @@ def count_answers(puzzle: Puzzle, counter) -> dict[str, int]:
 def crosscheck_counts(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
                       options: dict[str, Any]) -> list[Row]:
     """Counts from the backtracking reference and from enumeration on every backend and encoding."""
-    start = time.perf_counter()
-    reference = count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk)))
+    reference = _reference(lambda: ("SAT", count_answers(puzzle, lambda brk: len(
+        puzzle.reference(instance, None, break_symmetry=brk))), ""), timeout)
 
     def run(name: str, kind: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return "SAT", count_answers(puzzle, lambda brk: count(puzzle, instance, name, timeout, kind=kind,
                                                               break_symmetry=brk, **opts))
 
-    rows = [Row("reference", "SAT", time.perf_counter() - start, reference)]
-    rows += _method_rows(puzzle, backends, options, run)
-    for row in rows:
-        row.agrees = row.answers is not None and not row.error and row.answers == reference
-    return rows
+    return _against_reference([reference] + _method_rows(puzzle, backends, options, run))
 
 
 #: enumeration lists universes one by one: past this many (known from the reference) it is not run
@@ -158,7 +167,7 @@ def crosscheck_universes(puzzle: Puzzle, instance: Any, backends: list[str], tim
                          options: dict[str, Any]) -> list[Row]:
     """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
     counter, Z3 recurrence, enumeration while the number of universes is small enough)."""
-    rows = [reference_row(puzzle, instance)]
+    rows = [reference_row(puzzle, instance, timeout)]
     universes = sum(rows[0].answers["wins"]) if rows[0].answers else 0
     for name in backends:
         backend = get_backend(name)

@@ -1,6 +1,8 @@
 """A backend that lies must be caught: the checker rejects its model and crosscheck names it."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from puzzlesat.backends import base
@@ -61,3 +63,14 @@ def test_count_reports_the_checkers_verdict_from_its_child_process(liar, run_cli
     assert code != 0 and not out
     assert err.startswith("puzzlesat: error: test:liar returned a solution that breaks the rules")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_without_the_reference_the_first_answer_is_the_yardstick(liar, monkeypatch):
+    """A reference past the limit is a TIMEOUT row; the backends are then held to the first answer."""
+    spec = get_puzzle("aquarium")
+    instance = load(spec, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"))
+    monkeypatch.setattr(spec, "reference", lambda *args, **kwargs: time.sleep(60))
+    rows = crosscheck(spec, instance, ["cadical", "glucose", liar], 2, {})
+    assert [(row.method, row.status, row.agrees) for row in rows] == [
+        ("reference", "TIMEOUT", False), ("pysat:cadical195 [cnf]", "SAT", True),
+        ("pysat:glucose4 [cnf]", "SAT", True), ("test:liar [cnf]", "ERROR", False)]

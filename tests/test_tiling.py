@@ -1,6 +1,8 @@
 """Jigsaw and jig: real inputs give their known answers and counts; solver and reference agree."""
 from __future__ import annotations
 
+import time
+
 import json
 
 import pytest
@@ -133,6 +135,17 @@ def test_crosscheck_compares_counts(run_cli):
     code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_5x5_0a7036e.jig"),
                            "--backends", "cadical,glucose,z3")
     assert code == 0 and "5 methods agree" in out and "solutions=12 up_to_rotation=3" in out
+
+
+def test_crosscheck_limits_the_reference_too(run_cli):
+    """zhurgut_9x9's backtracking reference takes about 20 s and glucose4 about 25 s: under a limit of
+    1 s both are TIMEOUT rows, the command ends in a few seconds, and having compared nothing it fails."""
+    start = time.perf_counter()
+    code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_9x9.jig"),
+                           "--backends", "glucose", "--timeout", "1")
+    assert time.perf_counter() - start < 10
+    assert code == 1 and "NOTHING COMPARED: all 2 methods timed out or were skipped" in out
+    assert out.splitlines()[1].split()[:2] == ["reference", "TIMEOUT"]
 
 
 @pytest.mark.parametrize("ambiguity", [0, 15])

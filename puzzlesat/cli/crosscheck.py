@@ -58,7 +58,8 @@ def command(
 ) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
 
-    Exits 1 and names the culprit on any disagreement, failed check or error.
+    Every method, the reference included, runs under --timeout. Exits 1 and names the culprit on any
+    disagreement, failed check or error, and exits 1 when no method answers in time.
 
     \b
     Example:
@@ -83,7 +84,7 @@ def command(
             {
                 "puzzle": puzzle,
                 "source": file,
-                "agree": not culprits,
+                "agree": not culprits and len(timeouts) < len(rows),
                 "rows": [
                     {
                         "method": r.method,
@@ -106,13 +107,19 @@ def command(
             click.echo(
                 f"{r.method:<{width}}  {r.status:<7} {format_seconds(r.seconds):>10}  {_numbers(r.answers):<34} {mark}"
             )
-        summary = (
-            f"{len(rows) - len(timeouts)} methods agree" + (f", {len(timeouts)} timed out or skipped" if timeouts else "")
-            if not culprits else "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
-        )
-        click.echo(summary)
-    if culprits:
+        click.echo(_summary(len(rows) - len(timeouts), len(timeouts), culprits))
+    if culprits or len(timeouts) == len(rows):
         raise SystemExit(1)
+
+
+def _summary(agreeing: int, timeouts: int, culprits: list) -> str:
+    """The verdict line: the culprits, or how many methods agree (none answering compares nothing)."""
+    if culprits:
+        return "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
+    if not agreeing:
+        return f"NOTHING COMPARED: all {timeouts} methods timed out or were skipped"
+    counted = f"{agreeing} method agrees" if agreeing == 1 else f"{agreeing} methods agree"
+    return counted + (f", {timeouts} timed out or skipped" if timeouts else "")
 
 
 def _numbers(answers: dict | None) -> str:
