@@ -1,9 +1,8 @@
 """Jigsaw and jig: real inputs give their known answers and counts; solver and reference agree."""
 from __future__ import annotations
 
-import time
-
 import json
+import time
 
 import pytest
 
