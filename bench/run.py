@@ -221,31 +221,84 @@ def jigsaw_scaling_table(lines: list[str]) -> None:
               "corner) N = 20 took over 120 s.", ""]
 
 
-def jig_table(lines: list[str]) -> None:
+#: the jig table's limit per run (both counts together), and its repeats for a median
+JIG_LIMIT, JIG_REPEAT = 60, 3
+
+
+def _jig_sat_counts(jig, instance) -> tuple[str, float, float] | None:
+    """(counts, encode s, solve s) of ``puzzlesat count``'s pipeline, cold: None past the limit."""
     from puzzlesat.core.errors import SolverTimeout
 
+    watch = Stopwatch()
+    clear_caches()  # both encodes share the pruning, as in one `puzzlesat count` process
+    report = Report("jig", instance.source, jig.default_backend, "cnf", "UNKNOWN")
+    try:
+        counts, _ = count_every_variant(jig, instance, jig.default_backend, JIG_LIMIT, watch, report)
+    except SolverTimeout:
+        return None
+    return " ".join(map(str, counts.values())), watch.times["encode"], watch.times["solve"]
+
+
+def _jig_reference_counts(jig, instance) -> tuple[str, float] | None:
+    """(counts, wall s) of the backtracking reference, both counts side by side in forked children like
+    ``puzzlesat count``'s searches, cold: None past the limit."""
+    from functools import partial
+
+    from puzzlesat.backends.base import run_forked
+    from puzzlesat.core.errors import SolverTimeout
+
+    def counted(break_symmetry: bool) -> int:
+        return len(jig.reference(instance, None, break_symmetry=break_symmetry))
+
+    clear_caches()
+    start = time.perf_counter()
+    try:
+        counts = run_forked([partial(counted, False), partial(counted, True)], JIG_LIMIT, "reference")
+    except SolverTimeout:
+        return None
+    return " ".join(map(str, counts)), time.perf_counter() - start
+
+
+def _median_runs(run) -> list | None:
+    """The results of JIG_REPEAT runs of ``run()`` that finished; None when the first run is past the
+    limit (then it is not repeated)."""
+    first = run()
+    if first is None:
+        return None
+    return [first] + [result for result in (run() for _ in range(JIG_REPEAT - 1)) if result is not None]
+
+
+def _times(ratio: float) -> str:
+    """A ratio with two significant digits below 1 (0.04x, not 0.0x)."""
+    return f"{ratio:.2g}x" if ratio < 1 else f"{ratio:.1f}x"
+
+
+def jig_table(lines: list[str]) -> None:
     jig = get_puzzle("jig")
     lines += [f"## Jig counts (total and up to rotation side by side as in `puzzlesat count`, default backend "
-              f"{jig.default_backend}, limit 60 s for both)", "",
+              f"{jig.default_backend}; median of {JIG_REPEAT}, limit {JIG_LIMIT} s per run)", "",
               "Encode is both formulas, built one after the other; solve is the longer of the two searches, "
-              "which run at the same time.", "",
-              "| instance | expected | counted | encode s | solve s | reference s (<= 7x7 only) |", "|---|---|---|---:|---:|---:|"]
+              "which run at the same time. The reference is the backtracking counter, its two counts also "
+              "side by side.", "",
+              "| instance | expected | counted | encode s | solve s | reference s | reference / (encode + solve) |",
+              "|---|---|---|---:|---:|---:|---:|"]
     for path in sorted((ROOT / "instances" / "jig").glob("*.jig")):
         instance = load(jig, str(path))
         expected = path.with_suffix(".expected").read_text().strip()
-        watch = Stopwatch()
-        clear_caches()  # both encodes share the pruning, as in one `puzzlesat count` process
-        report = Report("jig", str(path), jig.default_backend, "cnf", "UNKNOWN")
-        try:
-            counts, _ = count_every_variant(jig, instance, jig.default_backend, 60, watch, report)
-            got = " ".join(map(str, counts.values()))
-            encode, solved = f"{watch.times['encode']:.3f}", f"{watch.times['solve']:.2f}"
-        except SolverTimeout:
-            got, encode, solved = "timeout", "-", "> 60"
-        ref = "-"
-        if instance.rows * instance.cols <= 49:
-            ref = f"{median_of(cold(lambda: jig.reference(instance, None, break_symmetry=False)), 3):.3f}"
-        lines.append(f"| {path.stem} | {expected} | {got} | {encode} | {solved} | {ref} |")
+        sat = _median_runs(lambda: _jig_sat_counts(jig, instance))
+        ref = _median_runs(lambda: _jig_reference_counts(jig, instance))
+        for runs in (sat, ref):
+            if runs and any(counts != expected for counts, *_ in runs):
+                raise SystemExit(f"{path.name}: counted {[r[0] for r in runs]}, expected {expected}")
+        got, encode, solved = ("timeout", "-", f"> {JIG_LIMIT}") if sat is None else (
+            sat[0][0], f"{statistics.median(r[1] for r in sat):.3f}", f"{statistics.median(r[2] for r in sat):.2f}")
+        reference = None if ref is None else statistics.median(r[1] for r in ref)
+        ours = None if sat is None else statistics.median(r[1] + r[2] for r in sat)
+        ratio = ("-" if ours is None and reference is None
+                 else f"> {_times(JIG_LIMIT / ours)}" if reference is None
+                 else f"< {_times(reference / JIG_LIMIT)}" if ours is None else _times(reference / ours))
+        ref_cell = f"> {JIG_LIMIT}" if reference is None else f"{reference:.3f}"
+        lines.append(f"| {path.stem} | {expected} | {got} | {encode} | {solved} | {ref_cell} | {ratio} |")
     lines.append("")
 
 
