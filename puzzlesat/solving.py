@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from .backends import get_backend
-from .backends.base import DEFAULT_BACKEND, run_forked
+from .backends.base import DEFAULT_BACKEND, Backend, run_forked
 from .core.encoding import Encoding
 from .core.errors import CheckFailed, PuzzlesatError, SolverTimeout
 from .core.files import read_text
@@ -230,10 +230,20 @@ def _record(report: Report | None, encoding: Encoding, answered_by: str | None =
         report.solved_by.append(answered_by)
 
 
-def _require_countable(puzzle: Puzzle) -> None:
+def _counting_backend(puzzle: Puzzle, backend_name: str | None, kind: str, listing: bool) -> tuple[Backend, bool]:
+    """The backend a count uses and whether it counts exactly (capability ``count``) rather than by
+    enumeration; refuses what cannot work, before anything is encoded."""
     if puzzle.optimizes:
         raise PuzzlesatError(f"{puzzle.name} is an optimisation puzzle: its legal plans are too many to count "
                              "and not what is asked; 'solve' proves the optimum")
+    backend = get_backend(backend_for(puzzle, backend_name))
+    exact = "count" in backend.capabilities
+    if exact and listing:
+        raise PuzzlesatError(f"{backend.name} counts without listing solutions: choose an enumerating backend")
+    if not exact:
+        backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
+        backend.require("enumerate")
+    return backend, exact
 
 
 def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: float | None = None,
@@ -247,15 +257,8 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
     that answered (a portfolio's winners), so ``count --json`` says what was solved and by whom.
     ``built`` is the encoding when the caller has made it already (see :func:`count_every_variant`)."""
     watch = watch or Stopwatch()
-    _require_countable(puzzle)
     kind = encoding_for(puzzle, kind)
-    backend = get_backend(backend_for(puzzle, backend_name))
-    exact = "count" in backend.capabilities
-    if exact and (on_solution is not None or limit is not None):
-        raise PuzzlesatError(f"{backend.name} counts without listing solutions: choose an enumerating backend")
-    if not exact:
-        backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
-        backend.require("enumerate")
+    backend, exact = _counting_backend(puzzle, backend_name, kind, on_solution is not None or limit is not None)
     deadline = Deadline(timeout)
     with watch.phase("encode"):
         encoding = built if built is not None else puzzle.encode(instance, kind, **options)
@@ -296,10 +299,10 @@ def count_every_variant(puzzle: Puzzle, instance: Any, backend_name: str, timeou
     Returns the counts by label and, with ``list_first``, the solutions of the first count. The
     children's phase times merge phase by phase as the longest, the wall time of that phase; the
     formula size is the first count's and ``solved_by`` lists every answering backend once."""
-    _require_countable(puzzle)
     deadline = Deadline(timeout)
     variants = puzzle.count_variants()
     kind = encoding_for(puzzle, None)
+    _counting_backend(puzzle, backend_name, kind, list_first)  # refuse before the encodes, not after
     with watch.phase("encode"):
         built = [puzzle.encode(instance, kind, **variant, **options) for _, variant in variants]
 

@@ -7,8 +7,10 @@ import time
 import pytest
 
 from puzzlesat.backends.base import call_with_timeout
+from puzzlesat.core.errors import PuzzlesatError
+from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle
-from puzzlesat.solving import count, load, solve
+from puzzlesat.solving import Report, count, count_every_variant, load, solve
 
 from .conftest import INSTANCES
 
@@ -255,3 +257,12 @@ def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
     assert code == 0 and json.loads(out)["answers"] == {"solutions": 4, "up_to_symmetry": 1}
     code, _, err = run_cli("solve", "aquarium", str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"), "--rows", "2")
     assert code == 2 and "--rows does not apply to aquarium" in err
+
+
+def test_count_refuses_an_impossible_backend_before_encoding(monkeypatch):
+    """'ganak cannot list' is known from the options alone: no formula is built for it."""
+    instance = load(JIG, str(INSTANCES / "jig" / "zhurgut_9x9.jig"))
+    monkeypatch.setattr(JIG, "encode", lambda *args, **kwargs: pytest.fail("encoded before refusing"))
+    with pytest.raises(PuzzlesatError, match="ganak counts without listing solutions"):
+        count_every_variant(JIG, instance, "ganak", None, Stopwatch(), Report("jig", "", "ganak", "cnf", "UNKNOWN"),
+                            list_first=True)
