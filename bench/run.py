@@ -13,11 +13,14 @@ import statistics
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from puzzlesat.backends.base import run_forked  # noqa: E402
+from puzzlesat.core.errors import SolverTimeout  # noqa: E402
 from puzzlesat.core.timing import Stopwatch  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS  # noqa: E402
@@ -227,8 +230,6 @@ JIG_LIMIT, JIG_REPEAT = 60, 3
 
 def _jig_sat_counts(jig, instance) -> tuple[str, float, float] | None:
     """(counts, encode s, solve s) of ``puzzlesat count``'s pipeline, cold: None past the limit."""
-    from puzzlesat.core.errors import SolverTimeout
-
     watch = Stopwatch()
     clear_caches()  # both encodes share the pruning, as in one `puzzlesat count` process
     report = Report("jig", instance.source, jig.default_backend, "cnf", "UNKNOWN")
@@ -242,11 +243,6 @@ def _jig_sat_counts(jig, instance) -> tuple[str, float, float] | None:
 def _jig_reference_counts(jig, instance) -> tuple[str, float] | None:
     """(counts, wall s) of the backtracking reference, both counts side by side in forked children like
     ``puzzlesat count``'s searches, cold: None past the limit."""
-    from functools import partial
-
-    from puzzlesat.backends.base import run_forked
-    from puzzlesat.core.errors import SolverTimeout
-
     def counted(break_symmetry: bool) -> int:
         return len(jig.reference(instance, None, break_symmetry=break_symmetry))
 
@@ -333,8 +329,6 @@ def amphipod_table(lines: list[str]) -> None:
 
 def amphipod_methods_table(lines: list[str]) -> None:
     """Every encoding and method on the part 2 example (one run each, 120 s limit)."""
-    from puzzlesat.core.errors import SolverTimeout
-
     amphipod = get_puzzle("amphipod")
     instance = load(amphipod, str(ROOT / "instances" / "aoc" / "2021-23" / "example.txt"))
     part2 = type(instance)((instance.burrows[1],), "example part 2")
@@ -385,7 +379,6 @@ def amphipod_unroll_table(lines: list[str]) -> None:
 def amphipod_scaling_table(lines: list[str]) -> None:
     """Generated burrows: defaults against A* (killed after 60 s)."""
     from puzzlesat.backends.base import call_with_timeout
-    from puzzlesat.core.errors import SolverTimeout
     from puzzlesat.encoders.amphipod.generate import generate
 
     amphipod = get_puzzle("amphipod")
@@ -417,7 +410,6 @@ def dice_table(lines: list[str]) -> None:
     run each: minutes)."""
     from puzzlesat.backends import get_backend
     from puzzlesat.backends.base import call_with_timeout
-    from puzzlesat.core.errors import SolverTimeout
     from puzzlesat.encoders.dice.instance import DiceInstance, Game
     from puzzlesat.encoders.dice.reference import dirac_wins
 

@@ -149,14 +149,14 @@ def count_answers(puzzle: Puzzle, counter) -> dict[str, int]:
 def crosscheck_counts(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
                       options: dict[str, Any]) -> list[Row]:
     """Counts from the backtracking reference and from enumeration on every backend and encoding."""
-    reference = _reference(lambda: ("SAT", count_answers(puzzle, lambda brk: len(
-        puzzle.reference(instance, None, break_symmetry=brk))), ""), timeout)
+    def reference_counts() -> tuple[str, dict[str, Any], str]:
+        return "SAT", count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk))), ""
 
     def run(name: str, kind: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return "SAT", count_answers(puzzle, lambda brk: count(puzzle, instance, name, timeout, kind=kind,
                                                               break_symmetry=brk, **opts))
 
-    return _against_reference([reference] + _method_rows(puzzle, backends, options, run))
+    return _against_reference([_reference(reference_counts, timeout)] + _method_rows(puzzle, backends, options, run))
 
 
 #: enumeration lists universes one by one: past this many (known from the reference) it is not run
