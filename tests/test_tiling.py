@@ -121,7 +121,6 @@ BAD_JIGSAW = {
 }
 BAD_JIG = {
     "short-line": ("1 1\n0 0 0 0\n", ":2:1: expected 5 fields 'ID TOP RIGHT BOTTOM LEFT', found 4"),
-    "odd-flats": ("1 2\n0 0 0 1 0\n1 0 -1 0 1\n", "5 flat sides (an odd number)"),
     "count": ("2 2\n0 0 0 0 0\n", "1 pieces for a 2x2 grid"),
     "not-int": ("1 1\n0 0 x 0 0\n", ":2:5: 'x' is not an integer"),
 }
@@ -266,3 +265,41 @@ def test_count_refuses_an_impossible_backend_before_encoding(monkeypatch):
     with pytest.raises(PuzzlesatError, match="ganak counts without listing solutions"):
         count_every_variant(JIG, instance, "ganak", None, Stopwatch(), Report("jig", "", "ganak", "cnf", "UNKNOWN"),
                             list_first=True)
+
+
+NON_SQUARE_JIG = """2 3
+0 0 -3 2 0
+1 0 -2 3 2
+2 0 -2 -3 -2
+3 -2 2 0 0
+4 0 0 2 3
+5 2 0 0 -2
+"""
+
+
+def test_non_square_jig_keeps_both_corner_orbits():
+    """A 2x3 grid maps onto itself only by the half turn, so a corner piece has two orbits of corners
+    ({top-left, bottom-right} and {top-right, bottom-left}); pinning it at the top-left lost every
+    layout here (counted 0, brute force: 4 layouts, 2 up to rotation)."""
+    instance = JIG.parse(NON_SQUARE_JIG, "2x3.jig")
+    assert count(JIG, instance, "cadical", break_symmetry=False) == 4
+    assert count(JIG, instance, "cadical", break_symmetry=True) == 2
+    assert count(JIG, instance, "z3", kind="smt", break_symmetry=True) == 2
+
+
+def test_flat_inner_edges_and_look_alike_turns_count_as_layouts(run_cli, tmp_path):
+    """Flat sides fit flat sides inside the grid (PUZZLES.md, section 2); a piece whose turns look alike
+    counts once per look: four all-flat pieces in a 2x2 grid are 4! = 24 layouts, 6 up to rotation."""
+    path = tmp_path / "flat.jig"
+    path.write_text("2 2\n1 0 0 0 0\n2 0 0 0 0\n3 0 0 0 0\n4 0 0 0 0\n")
+    code, out, err = run_cli("count", "jig", str(path))
+    assert code == 0, err
+    assert "solutions: 24 " in out and "up_to_rotation: 6 " in out
+
+
+def test_too_few_flat_sides_is_no_solution(run_cli, tmp_path):
+    """An odd number of flat sides is a puzzle without a solution, not a format error."""
+    path = tmp_path / "odd.jig"
+    path.write_text("1 2\n0 0 0 1 0\n1 0 -1 0 1\n")
+    code, out, err = run_cli("solve", "jig", str(path))
+    assert code == 1 and "UNSAT" in out

@@ -1,6 +1,7 @@
 """Jig: square pieces with tab types, rotated (not flipped) into a grid; every solution counted."""
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterator
 from functools import lru_cache
 
 from ...formats.picture import Picture
@@ -15,19 +16,25 @@ from .solution import JigSolution, rotate
 @lru_cache(maxsize=8)  # encode, decode and reference of one instance share it
 def tiling_problem(instance: JigInstance) -> TilingProblem:
     """Keys make "fits" an equality: a left/top side keeps its value, a right/bottom side is negated,
-    so +k on the right meets -k on the left. Flat sides get no key (never fit inside the grid)."""
-    variants = []
+    so +k on the right meets -k on the left. A flat side fits only a flat side: its key is 0 (which is
+    its own negation), except when the pieces have exactly as many flat sides as the border has sides.
+    Every border side is flat, so then each flat side is needed on the border and none can face an
+    inner edge: flat sides get no key, which prunes them from the inside before any search.
+    A turn that looks like an earlier one is the same variant (a layout is what a person sees)."""
+    flats = sum(side == 0 for piece in instance.pieces for side in piece)
+    flat = None if flats == 2 * (instance.rows + instance.cols) else 0
+    oriented = []
     for piece, sides in enumerate(instance.pieces):
         for turns in range(4):
-            t, r, b, l = rotate(sides, turns)
-            keys = (t or None, -r or None, -b or None, l or None)
-            variants.append(Variant(piece, turns, keys, (t == 0, r == 0, b == 0, l == 0)))
+            t, r, b, l = look = rotate(sides, turns)
+            keys = (t or flat, -r or flat, -b or flat, l or flat)
+            oriented.append((Variant(piece, turns, keys, (t == 0, r == 0, b == 0, l == 0)), look))
     square = instance.rows == instance.cols
     turns_group = (0, 1, 2, 3) if square else (0, 2)
     symmetries = tuple(tuple((o + g) % 4 for o in range(4)) for g in turns_group)
     # a jig piece turned clockwise o times: turning the grid g times clockwise turns every piece g more
-    return TilingProblem(instance.rows, instance.cols, len(instance.pieces), tuple(variants), symmetries,
-                         turns_group)
+    return TilingProblem.build(instance.rows, instance.cols, len(instance.pieces), oriented, symmetries,
+                               turns_group)
 
 
 class Jig(TilingPuzzle):
@@ -50,6 +57,14 @@ class Jig(TilingPuzzle):
         return JigSolution(instance.rows, instance.cols,
                            tuple((instance.ids[p], o) for p, o in placed),
                            tuple(rotate(instance.pieces[p], o) for p, o in placed))
+
+    def reference_assemblies(self, instance: JigInstance) -> Iterator[list[tuple[int, int]]]:
+        from .reference import layouts
+        return layouts(instance)
+
+    def reference_class(self, instance: JigInstance, placed: list[tuple[int, int]]) -> Hashable:
+        from .reference import rotation_class
+        return rotation_class(instance, placed)
 
     def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:
         return _check(instance, solution)

@@ -1,6 +1,8 @@
 """Jurassic Jigsaw (AoC 2020 day 20): tiles rotated and flipped into a grid, then sea monsters."""
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterator
+
 from ...formats.picture import Picture
 from ..tiling.problem import TilingProblem
 from ..tiling.puzzle import TilingPuzzle
@@ -28,6 +30,14 @@ class Jigsaw(TilingPuzzle):
         return JigsawSolution(instance.rows, instance.cols,
                               tuple((instance.ids[p], o) for p, o in placed),
                               tuple(orient(instance.tiles[p], o) for p, o in placed))
+
+    def reference_assemblies(self, instance: JigsawInstance) -> Iterator[list[tuple[int, int]]]:
+        from .reference import assemblies
+        return assemblies(instance)
+
+    def reference_class(self, instance: JigsawInstance, placed: list[tuple[int, int]]) -> Hashable:
+        from .reference import symmetry_class
+        return symmetry_class(instance, placed)
 
     def check(self, instance: JigsawInstance, solution: JigsawSolution) -> list[str]:
         return _check(instance, solution)

@@ -1,7 +1,8 @@
 """Jigsaw tiles as a tiling problem: 8 oriented variants per tile, side keys = border strings.
 
 Borders are read in one direction per axis (left/right sides top to bottom, top/bottom sides left to
-right), so touching sides fit exactly when their strings are equal. The outer border is free.
+right), so touching sides fit exactly when their strings are equal. The outer border is free. An
+orientation that looks like an earlier one (a tile that is its own mirror image) is the same variant.
 """
 from __future__ import annotations
 
@@ -19,12 +20,12 @@ def borders(grid: tuple[str, ...]) -> tuple[str, str, str, str]:
 
 @lru_cache(maxsize=8)  # encode, decode and reference of one instance share it
 def tiling_problem(instance: JigsawInstance) -> TilingProblem:
-    variants = tuple(Variant(piece, o, borders(orient(tile, o)))
-                     for piece, tile in enumerate(instance.tiles) for o in range(8))
+    oriented = [(Variant(piece, o, borders(look)), look)
+                for piece, tile in enumerate(instance.tiles) for o in range(8) for look in [orient(tile, o)]]
     table = composition_table()
     # whole-image symmetries that map the grid onto itself: all 8 for a square, else 180-degree
     # rotation and the two mirrors
     square = instance.rows == instance.cols
     group = range(8) if square else (0, 2, 4, 6)
-    return TilingProblem(instance.rows, instance.cols, len(instance.tiles), variants,
-                         tuple(tuple(table[g]) for g in group), tuple(group))
+    return TilingProblem.build(instance.rows, instance.cols, len(instance.tiles), oriented,
+                               tuple(tuple(table[g]) for g in group), tuple(group))

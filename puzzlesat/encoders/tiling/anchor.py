@@ -9,70 +9,95 @@ In an R x C assembly every pair of neighbours lies inside some k x k patch for a
 variants of distinct pieces whose inner sides all fit. Patches are built level by level (2x2 from
 fitting pairs, then (k+1)x(k+1) from four overlapping k x k ones) up to :data:`PATCH`; a fitting pair
 in no patch is impossible in every assembly. A side in no surviving pair therefore faces the border,
-and a piece with two such sides is a corner. Putting the least such corner at the top-left (one
-orientation per symmetry class) is a symmetry breaking, and the domains grow from it along the
-surviving pairs. On generated jigsaws of 10x10 tiles, 50x50: 378k quads (19k true), 38k 3x3 patches,
+and a piece with two such sides is a corner. Keeping that piece at one corner placement per orbit of
+the grid's symmetries is a symmetry breaking (:mod:`.symmetry` argues it; a square grid keeps one
+corner, a non-square jig two), and the domains grow from each kept corner along the surviving pairs. On generated jigsaws of 10x10 tiles, 50x50: 378k quads (19k true), 38k 3x3 patches,
 21k 4x4 patches (17.7k true); every cell then keeps exactly one placement.
 """
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
 
-from .problem import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, TilingProblem
+from .problem import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Placement, TilingProblem
+from .symmetry import SymmetryBreaking, breaking, freest_piece
 
 #: patches of this side are built (when the grid allows): 4x4 leaves almost no false pairs on generated
 #: 50x50 jigsaws, where 2x2 and 3x3 patches leave too many to prove any corner
 PATCH = 4
 
 Patch = tuple[int, ...]  # k x k variants, row-major
+Sides = tuple[set[int], set[int], set[int], set[int]]  # per side (top, right, bottom, left): variants
+
+
+@dataclass(frozen=True)
+class Anchoring:
+    """Domains grown from the kept placements of a proven corner piece, and the symmetry breaking that
+    keeps them (see :mod:`.symmetry`)."""
+
+    domains: tuple[tuple[int, ...], ...]
+    breaking: SymmetryBreaking
 
 
 def anchored_domains(problem: TilingProblem, every_image: bool = False) -> list[list[int]] | None:
-    """Per cell, the variants that may stand there in the assemblies that have the proven corner piece
-    of least index at the top-left (one per class of grid symmetries); with ``every_image``, in every
-    assembly (the union of those domains moved by each grid symmetry). None when no corner is proven
-    or the grid has a single row or column."""
-    domains = _anchored(problem)
-    if domains is None:
+    """Per cell, the variants that may stand there in the assemblies that keep the proven corner piece
+    at one placement per orbit of the grid symmetries (:func:`anchoring`); with ``every_image``, in
+    every assembly (the union of those domains moved by each grid symmetry). None when no corner is
+    proven or the grid has a single row or column."""
+    anchored = anchoring(problem)
+    if anchored is None:
         return None
-    return _every_image(problem, domains) if every_image else [list(domain) for domain in domains]
+    return _every_image(problem, anchored.domains) if every_image else [list(d) for d in anchored.domains]
 
 
 @lru_cache(maxsize=2)  # `count` encodes one instance twice (with and without symmetry breaking)
-def _anchored(problem: TilingProblem) -> tuple[tuple[int, ...], ...] | None:
+def anchoring(problem: TilingProblem) -> Anchoring | None:
     """The domains grown from the anchor. Filters get stronger (and dearer) level by level, and the first
     that proves a corner is used: a jig's flat sides prove its corners with plain fitting pairs, while
-    patches of pieces whose keys repeat a lot would be far too many to build."""
+    patches of pieces whose keys repeat a lot would be far too many to build.
+
+    The corner piece stands in one of the four corners of every assembly. A square grid's group maps
+    any corner to any other, so one corner placement is kept; a non-square jig's group (the half turn)
+    has two orbits of corners, {top-left, bottom-right} and {top-right, bottom-left}, so a placement
+    at the top-left and one at the top-right are kept, and the domains are the union of both growths."""
     size = min(problem.rows, problem.cols, PATCH)
     if size < 2:
         return None
     piece = [v.piece for v in problem.variants]
     right_of, below = _fitting_pairs(problem, piece)
-    anchors = _corner_anchors(problem, set(chain.from_iterable(right_of.values())),
-                              set(chain.from_iterable(below.values())))
+    sides = _sides_with_partner(right_of, below)
+    corners = _proven_corners(problem, sides)
     k = 1
     patches: list[Patch] = []
-    while not anchors and k < size:
+    while not corners and k < size:
         k += 1
         patches = _quads(problem, below, piece) if k == 2 else _larger(patches, k - 1, piece)
-        anchors = _corner_anchors(problem, *_inner_sides(patches, k))
-    if not anchors:
+        sides = _inner_sides(patches, k)
+        corners = _proven_corners(problem, sides)
+    if not corners:
         return None
-    domains = _grow(problem, anchors, *(_pairs(patches, k) if k > 1 else (right_of, below)))
-    return tuple(tuple(domain) for domain in domains)
+    corner = freest_piece(problem, among=corners)
+    assert corner is not None
+    kept = breaking(problem, corner, _corner_placements(problem, corner, sides))
+    if k > 1:
+        right_of, below = _pairs(patches, k)
+    domains: list[set[int]] = [set() for _ in range(problem.cells)]
+    for cell in sorted({cell for cell, _ in kept.first}):
+        anchors = {variant for at, variant in kept.first if at == cell}
+        for other, grown in enumerate(_grow(problem, cell, anchors, right_of, below)):
+            domains[other].update(grown)
+    return Anchoring(tuple(tuple(sorted(domain)) for domain in domains), kept)
 
 
 def _every_image(problem: TilingProblem, domains: tuple[tuple[int, ...], ...]) -> list[list[int]]:
-    """Every assembly is the image, under some grid symmetry, of one with the anchor at the top-left."""
-    index = {(v.piece, v.orientation): i for i, v in enumerate(problem.variants)}
+    """Every assembly is the image, under some grid symmetry, of one with the anchor kept."""
     images: list[set[int]] = [set() for _ in domains]
-    for orientations, transform in zip(problem.grid_symmetries, problem.grid_transforms):
-        for cell, image in enumerate(problem.cell_map(transform)):
-            variants = (problem.variants[i] for i in domains[cell])
-            images[image].update(index[v.piece, orientations[v.orientation]] for v in variants)
+    for cells, variants in problem.placement_maps():
+        for cell, image in enumerate(cells):
+            images[image].update(variants[i] for i in domains[cell])
     return [sorted(domain) for domain in images]
 
 
@@ -164,62 +189,77 @@ def _columns(k: int, columns: range) -> itemgetter:
     return itemgetter(*[r * k + c for r in range(k) for c in columns])
 
 
-def _inner_sides(patches: list[Patch], k: int) -> tuple[set[int], set[int]]:
-    """The variants whose left side, and whose top side, is inside some patch."""
-    return (set(chain.from_iterable(map(_columns(k, range(1, k)), patches))),
-            set(chain.from_iterable(patch[k:] for patch in patches)))
+def _inner_sides(patches: list[Patch], k: int) -> Sides:
+    """Per side (top, right, bottom, left), the variants whose side on it lies inside some patch."""
+    return (set(chain.from_iterable(patch[k:] for patch in patches)),
+            set(chain.from_iterable(map(_columns(k, range(k - 1)), patches))),
+            set(chain.from_iterable(patch[:-k] for patch in patches)),
+            set(chain.from_iterable(map(_columns(k, range(1, k)), patches))))
 
 
-def _corner_anchors(problem: TilingProblem, has_left: set[int], has_top: set[int]) -> list[int]:
-    """The variants of the least proven corner piece with their two outer sides at the top and left,
-    one per orbit of the grid symmetries (for a square grid, a corner and its transpose are one);
-    ``has_left``/``has_top``: the variants whose left/top side may face another piece."""
+def _sides_with_partner(right_of: dict[int, set[int]], below: dict[int, set[int]]) -> Sides:
+    """Per side, the variants with a fitting partner of another piece on that side."""
+    return (set(chain.from_iterable(below.values())), {u for u, partners in right_of.items() if partners},
+            {u for u, partners in below.items() if partners}, set(chain.from_iterable(right_of.values())))
+
+
+def _proven_corners(problem: TilingProblem, sides: Sides) -> list[int]:
+    """The pieces with a variant whose top and left sides have no partner and may face the border.
+    Having a partner is a property of a physical side (every turn of every other piece is a variant,
+    and patches turn with the grid), so such a piece has two neighbouring partnerless sides in every
+    orientation; both must face the border, and in a grid of at least 2 x 2 only a corner cell has
+    two border sides."""
+    return sorted({v.piece for i, v in enumerate(problem.variants)
+                   if i not in sides[TOP] and i not in sides[LEFT] and v.outer_ok[TOP] and v.outer_ok[LEFT]})
+
+
+def _corner_placements(problem: TilingProblem, piece: int, sides: Sides) -> list[Placement]:
+    """Every (corner cell, variant) of ``piece`` whose outward sides may face the border and whose
+    inward sides have partners: a superset of where the corner piece stands in any assembly."""
+    last_row, last_col = problem.rows - 1, problem.cols - 1
+    corners = {0: (TOP, LEFT), last_col: (TOP, RIGHT), last_row * problem.cols: (BOTTOM, LEFT),
+               problem.cells - 1: (BOTTOM, RIGHT)}
+    placements = []
+    for cell, outward in corners.items():
+        for i in problem.variants_of(piece):
+            v = problem.variants[i]
+            if all(v.outer_ok[side] if side in outward else i in sides[side] for side in range(4)):
+                placements.append((cell, i))
+    return placements
+
+
+def _grow(problem: TilingProblem, corner: int, anchors: set[int], right_of: dict[int, set[int]],
+          below: dict[int, set[int]]) -> list[set[int]]:
+    """Shell by shell from the anchor's corner cell: a cell may hold what forms a surviving pair with
+    some variant of each neighbour already grown. A cell grown from one neighbour only (the first of a
+    row or column) starts with every look-alike; the cells grown next to it cut those down at once (arc
+    consistency among grown cells), before false leads can spread along the border. The anchor piece
+    stands nowhere else."""
     variants = problem.variants
-    corners = [i for i, v in enumerate(variants)
-               if i not in has_left and i not in has_top and v.outer_ok[TOP] and v.outer_ok[LEFT]]
-    if not corners:
-        return []
-    corner = min(variants[i].piece for i in corners)
-    anchors: list[int] = []
-    covered: set[int] = set()
-    for i in corners:
-        orientation = variants[i].orientation
-        if variants[i].piece == corner and orientation not in covered:
-            anchors.append(i)
-            covered.update(symmetry[orientation] for symmetry in problem.grid_symmetries)
-    return anchors
-
-
-def _grow(problem: TilingProblem, anchors: list[int], right_of: dict[int, set[int]],
-          below: dict[int, set[int]]) -> list[list[int]]:
-    """Shell by shell from the anchor (row k, then column k): a cell may hold what forms a surviving
-    pair with some variant of each neighbour already grown. A cell grown from one neighbour only (the
-    first of a row or column) starts with every look-alike; the cells grown next to it cut those down at
-    once (arc consistency among grown cells), before false leads can spread along the border."""
-    variants = problem.variants
-    corner = variants[anchors[0]].piece
+    piece = variants[next(iter(anchors))].piece
     partners = {RIGHT: right_of, BOTTOM: below, LEFT: _reversed(right_of), TOP: _reversed(below)}
-    domains: dict[int, set[int]] = {0: set(anchors)}
-    for cell in _shells(problem.rows, problem.cols):
+    domains: dict[int, set[int]] = {corner: set(anchors)}
+    for cell in _shells(problem.rows, problem.cols, corner):
         inside = problem.neighbours(cell)
         candidates = set.intersection(*({v for u in domains[other] for v in partners[OPPOSITE[side]].get(u, ())}
                                         for side, other in inside if other in domains))
         outer = set(range(4)) - {side for side, _ in inside}
-        domains[cell] = {i for i in candidates if variants[i].piece != corner
+        domains[cell] = {i for i in candidates if variants[i].piece != piece
                          and all(variants[i].outer_ok[side] for side in outer)}
         _revise_from(problem, domains, cell, partners)
-    return [sorted(domains[cell]) for cell in range(problem.rows * problem.cols)]
+    return [domains[cell] for cell in range(problem.cells)]
 
 
-def _shells(rows: int, cols: int) -> list[int]:
-    """Cells other than the top-left, in an order where each has its upper or left neighbour before it."""
+def _shells(rows: int, cols: int, corner: int) -> list[int]:
+    """Cells other than ``corner``, shell by shell around it, each after a neighbour nearer the corner."""
+    flip_rows, flip_cols = corner >= cols, corner % cols != 0
     order = []
     for k in range(1, max(rows, cols)):
         if k < rows:
-            order += [k * cols + c for c in range(min(k, cols))]
+            order += [(k, c) for c in range(min(k, cols))]
         if k < cols:
-            order += [r * cols + k for r in range(min(k + 1, rows))]
-    return order
+            order += [(r, k) for r in range(min(k + 1, rows))]
+    return [(rows - 1 - r if flip_rows else r) * cols + (cols - 1 - c if flip_cols else c) for r, c in order]
 
 
 def _revise_from(problem: TilingProblem, domains: dict[int, set[int]], start: int,

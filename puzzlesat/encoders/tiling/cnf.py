@@ -5,7 +5,8 @@ has at least one placement and each piece exactly one (at-least-one clause plus 
 at-most-one); with as many cells as pieces that forces exactly one per cell too, and a per-cell
 at-most-one is added anyway because it propagates. Fitting neighbours are *support* clauses written only
 from compatible pairs: "this placement implies one of the placements next door whose side key fits",
-found through a key index, so no clause is ever written per incompatible pair.
+found through a key index, so no clause is ever written per incompatible pair. With symmetry breaking,
+the pruning keeps the breaking piece's first-level placements and clauses add the deeper levels.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
-from .domains import cell_domains
+from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 
 DEFAULT_AMO = "seqcounter"
@@ -53,6 +54,8 @@ def encode_tiling(problem: TilingProblem, break_symmetry: bool = True, cardinali
             for i, v in var[cell].items():
                 variant = variants[i]
                 clauses.append([-v] + [w for w, piece in facing.get(variant.keys[side], ()) if piece != variant.piece])
+    if break_symmetry:
+        clauses.extend(_breaking_clauses(problem, var))
     if any(not clause for clause in clauses):
         # no placement for some cell or piece: keep the formula valid DIMACS (no empty clause) yet UNSAT
         contradiction = pool.id(("no_placement",))
@@ -60,6 +63,17 @@ def encode_tiling(problem: TilingProblem, break_symmetry: bool = True, cardinali
     show = [v for cell_vars in var for v in cell_vars.values()]
     return Encoding("cnf", pool=pool, clauses=clauses, show=show,
                     info={"break_symmetry": break_symmetry, "at_most_one": cardinality})
+
+
+def _breaking_clauses(problem: TilingProblem, var: list[dict[int, int]]) -> list[list[int]]:
+    """The deeper levels of the symmetry breaking (:mod:`.symmetry`), over the placements that survived
+    the pruning: a pruned condition makes its clause hold already, a pruned option is false."""
+    out = []
+    for condition, options in symmetry_breaking(problem).clauses:
+        if all(variant in var[cell] for cell, variant in condition):
+            out.append([-var[cell][variant] for cell, variant in condition]
+                       + [var[cell][variant] for cell, variant in options if variant in var[cell]])
+    return out
 
 
 def decode_tiling(rows: int, cols: int, encoding: Encoding, model) -> list[tuple[int, int]]:

@@ -9,9 +9,11 @@ cells, impossible keys, then inwards) before any clause is written, for the enco
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
-from .anchor import anchored_domains
+from .anchor import anchored_domains, anchoring
 from .problem import OPPOSITE, TilingProblem
+from .symmetry import SymmetryBreaking, breaking, freest_piece
 
 
 def _initial(problem: TilingProblem) -> list[list[int]]:
@@ -60,11 +62,29 @@ def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
     return per_side
 
 
+def symmetry_breaking(problem: TilingProblem) -> SymmetryBreaking:
+    """What keeps one assembly per symmetry class: the corner anchoring's when a corner is proven, else
+    the piece with the fewest fixed placements kept at one placement per orbit (:mod:`.symmetry`)."""
+    anchored = anchoring(problem)
+    return anchored.breaking if anchored is not None else _unanchored_breaking(problem)
+
+
+@lru_cache(maxsize=2)
+def _unanchored_breaking(problem: TilingProblem) -> SymmetryBreaking:
+    """Ranked by variant first, so a piece that no symmetry fixes keeps one orientation per orbit in
+    every cell (the usual "fix piece 0's orientation")."""
+    piece = freest_piece(problem)
+    assert piece is not None
+    placements = [(cell, i) for i in problem.variants_of(piece) for cell in range(problem.cells)]
+    return breaking(problem, piece, placements, rank=lambda placement: (placement[1], placement[0]))
+
+
 def cell_domains(problem: TilingProblem, break_symmetry: bool = False) -> list[list[int]]:
     """For every cell, the indices of the variants that may stand there. When a corner piece is proven
-    (see :mod:`.anchor`), the domains grow from it at the top-left: with ``break_symmetry`` that keeps one
-    assembly per symmetry class, without it every image of those is allowed. Otherwise piece 0 keeps one
-    orientation per orbit of the grid's symmetries when ``break_symmetry`` is set."""
+    (see :mod:`.anchor`), the domains grow from its kept corner placements: with ``break_symmetry``
+    that keeps the assemblies of :func:`symmetry_breaking`'s first level, without it every image of
+    those is allowed. Otherwise, with ``break_symmetry``, the breaking piece keeps only its first-level
+    placements. Either way the deeper breaking clauses, if any, are the encoders' to add."""
     variants = problem.variants
     anchored = anchored_domains(problem, every_image=not break_symmetry)
     if anchored is not None:
@@ -72,9 +92,10 @@ def cell_domains(problem: TilingProblem, break_symmetry: bool = False) -> list[l
     else:
         domains = _initial(problem)
         if break_symmetry:
-            canonical = problem.canonical_orientations()
-            domains = [[i for i in d if variants[i].piece != 0 or variants[i].orientation in canonical]
-                       for d in domains]
+            kept = symmetry_breaking(problem)
+            allowed = set(kept.first)
+            domains = [[i for i in d if variants[i].piece != kept.piece or (cell, i) in allowed]
+                       for cell, d in enumerate(domains)]
     cells = len(domains)
     neighbours = [problem.neighbours(cell) for cell in range(cells)]
     # cells of one kind (corner, edge, interior) start with equal domains: build their offers once

@@ -3,21 +3,30 @@
 Each piece has oriented *variants*; a variant has four side keys (top, right, bottom, left). Two cells
 fit across a vertical edge when the left cell's right key equals the right cell's left key, and across a
 horizontal edge when the upper cell's bottom key equals the lower cell's top key. A key of ``None`` never
-fits (a jig's flat side inside the grid). ``outer_ok`` says which sides may face the grid's border.
+fits (a jig's flat side inside the grid, when every flat side is needed on the border). ``outer_ok``
+says which sides may face the grid's border.
+
+Orientations that look the same (a jig piece with sides ``+1 -1 +1 -1`` after a half turn, a jigsaw tile
+that is its own mirror image) are one variant: a solution is what a person sees, so such a piece counts
+once per look, not once per rotation index (PUZZLES.md, section 2). ``variant_index`` maps every
+(piece, orientation) to the variant that shows it, which is how the grid's symmetries act on variants.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
+
+Keys = tuple[Hashable | None, Hashable | None, Hashable | None, Hashable | None]
+Placement = tuple[int, int]  # (cell, variant index)
 
 
 @dataclass(frozen=True)
 class Variant:
     piece: int  # index into the puzzle's piece list
     orientation: int
-    keys: tuple[Hashable | None, Hashable | None, Hashable | None, Hashable | None]
+    keys: Keys
     outer_ok: tuple[bool, bool, bool, bool] = (True, True, True, True)
 
 
@@ -27,12 +36,33 @@ class TilingProblem:
     cols: int
     num_pieces: int
     variants: tuple[Variant, ...]
-    #: the whole-grid symmetries as maps orientation -> orientation of a piece (identity first);
-    #: used for symmetry breaking, which needs the group to act freely on a piece's orientations
+    #: the whole-grid symmetries as maps orientation -> orientation of a piece (identity first)
     grid_symmetries: tuple[tuple[int, ...], ...]
     #: the same symmetries as transforms of the grid: ``4 * mirror + quarter_turns`` (turn clockwise,
     #: then mirror left-right), in the order of ``grid_symmetries``
     grid_transforms: tuple[int, ...]
+    #: (piece, orientation) -> index of the variant showing it (orientations that look alike share one)
+    variant_index: dict[tuple[int, int], int] = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def build(cls, rows: int, cols: int, num_pieces: int,
+              oriented: Sequence[tuple[Variant, Hashable]],
+              grid_symmetries: tuple[tuple[int, ...], ...], grid_transforms: tuple[int, ...]) -> TilingProblem:
+        """From every (variant, appearance) of every piece: the first orientation of each look is kept."""
+        variants: list[Variant] = []
+        index: dict[tuple[int, int], int] = {}
+        seen: dict[tuple[int, Hashable], int] = {}
+        for variant, appearance in oriented:
+            look = (variant.piece, appearance)
+            if look not in seen:
+                seen[look] = len(variants)
+                variants.append(variant)
+            index[variant.piece, variant.orientation] = seen[look]
+        return cls(rows, cols, num_pieces, tuple(variants), grid_symmetries, grid_transforms, index)
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
 
     def neighbours(self, cell: int) -> list[tuple[int, int]]:
         """(side, neighbour cell) for each side of ``cell`` that is inside the grid."""
@@ -63,17 +93,17 @@ class TilingProblem:
                 image[cell] = r * len(row) + c
         return image
 
-    def canonical_orientations(self) -> set[int]:
-        """One orientation per orbit of the grid symmetries: fixing piece 0 to these keeps exactly one
-        assembly of every symmetry class."""
-        seen: set[int] = set()
-        keep = set()
-        for variant in self.variants:
-            if variant.piece != 0 or variant.orientation in seen:
-                continue
-            keep.add(variant.orientation)
-            seen.update(sym[variant.orientation] for sym in self.grid_symmetries)
-        return keep
+    def variant_map(self, symmetry: int) -> list[int]:
+        """Which variant each variant becomes when the whole grid undergoes symmetry number ``symmetry``."""
+        orientations = self.grid_symmetries[symmetry]
+        return [self.variant_index[v.piece, orientations[v.orientation]] for v in self.variants]
+
+    def placement_maps(self) -> list[tuple[list[int], list[int]]]:
+        """(cell map, variant map) of every grid symmetry, identity first: how G acts on placements."""
+        return [(self.cell_map(t), self.variant_map(s)) for s, t in enumerate(self.grid_transforms)]
+
+    def variants_of(self, piece: int) -> list[int]:
+        return [i for i, v in enumerate(self.variants) if v.piece == piece]
 
 
 OPPOSITE = {TOP: BOTTOM, BOTTOM: TOP, LEFT: RIGHT, RIGHT: LEFT}

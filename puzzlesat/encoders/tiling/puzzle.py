@@ -1,13 +1,14 @@
-"""What jigsaw and jig share as puzzles: encoding, decoding and the reference all go through the
-tiling problem; a subclass only parses, builds the problem, and turns placements into its solution."""
+"""What jigsaw and jig share as puzzles: encoding and decoding go through the tiling problem; a
+subclass parses, builds the problem, turns placements into its solution, and brings its own reference
+search written from the rules (which shares nothing with the tiling problem)."""
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
-from .backtrack import backtrack
 from .cnf import decode_tiling, encode_tiling
 from .problem import TilingProblem
 from .smt import decode_tiling_smt, encode_tiling_smt
@@ -41,6 +42,25 @@ class TilingPuzzle(Puzzle):
             return self.solution_from(instance, decode_tiling_smt(self.tiling_problem(instance), encoding, model))
         return self.solution_from(instance, decode_tiling(instance.rows, instance.cols, encoding, model))
 
+    @abstractmethod
+    def reference_assemblies(self, instance: Any) -> Iterator[list[tuple[int, int]]]:
+        """Every solution as (piece index, orientation) per cell, found from the rules alone."""
+
+    @abstractmethod
+    def reference_class(self, instance: Any, placed: list[tuple[int, int]]) -> Hashable:
+        """A key equal for exactly the solutions that one whole-grid symmetry maps onto another."""
+
     def reference(self, instance: Any, limit: int | None, break_symmetry: bool = True) -> list[Any]:
-        return [self.solution_from(instance, placed)
-                for placed in backtrack(self.tiling_problem(instance), limit, break_symmetry)]
+        """Up to ``limit`` solutions of the reference search (all when None); with ``break_symmetry``,
+        the first one found of each symmetry class."""
+        found, classes = [], set()
+        for placed in self.reference_assemblies(instance):
+            if break_symmetry:
+                key = self.reference_class(instance, placed)
+                if key in classes:
+                    continue
+                classes.add(key)
+            found.append(self.solution_from(instance, placed))
+            if limit is not None and len(found) >= limit:
+                break
+        return found

@@ -2,12 +2,12 @@
 
 The variant's piece and side keys are uninterpreted functions pinned by a table, so "each piece once"
 is a single ``Distinct`` over the cells' pieces and "touching sides fit" an equality of keys, instead of
-the CNF's one Boolean per placement. Cells range over the same arc-consistent domains as the CNF.
+the CNF's one Boolean per placement. Cells range over the same arc-consistent domains as the CNF, with the same symmetry breaking.
 """
 from __future__ import annotations
 
 from ...core.encoding import Encoding
-from .domains import cell_domains
+from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 
 
@@ -33,6 +33,10 @@ def encode_tiling_smt(problem: TilingProblem, break_symmetry: bool = True) -> En
         for side, other in problem.neighbours(c):
             if side in (1, 2):  # right and bottom: each internal edge once
                 assertions.append(key_of[side](cell) == key_of[OPPOSITE[side]](cells[other]))
+    if break_symmetry:
+        for condition, options in symmetry_breaking(problem).clauses:
+            assertions.append(z3.Implies(z3.And([cells[cell] == variant for cell, variant in condition]),
+                                         z3.Or([cells[cell] == variant for cell, variant in options])))
     return Encoding("smt", assertions=assertions, terms={("cell", c): cell for c, cell in enumerate(cells)},
                     show_terms=cells, info={"break_symmetry": break_symmetry})
 
