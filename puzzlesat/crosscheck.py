@@ -1,11 +1,19 @@
 """Cross-checking: the same instance through several backends, encodings and the reference method.
 
-Every solution passes the independent checker; the answers (uniqueness included) must agree exactly.
+A cross-check is planned first (one :class:`Method` per backend and encoding, the reference first) and
+then run one method at a time, each under the per-method limit and all under an overall budget, so
+rows can be shown as they finish. Every solution passes the independent checker; the answers
+(uniqueness included) must agree exactly.
+
+Agreement is worth something only between methods that share no code. Each method belongs to a
+*family*: the reference is one; the runs of an encoding are one (they solve the same formula); and
+encodings that share a pre-processing step (a tiling's pruning and anchoring, amphipod's movers,
+dice's game rules) are one family named after that step. The summary counts families, not runs.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +22,22 @@ from .backends.base import DEFAULT_BACKEND, call_with_timeout
 from .core.errors import PuzzlesatError, SolverTimeout
 from .core.puzzle import Puzzle
 from .solving import count, solve
+
+#: (status, answers or None, error): what running one method gives
+Outcome = tuple[str, dict[str, Any] | None, str]
+
+#: the limit of each method, and of the whole cross-check, when the command line sets none: every
+#: bundled instance is cross-checked within two minutes (methods past the limit are TIMEOUT rows)
+DEFAULT_METHOD_LIMIT = 10.0
+DEFAULT_BUDGET = 110.0
+
+
+@dataclass
+class Method:
+    label: str
+    #: methods of one family share an encoding or a pre-processing step (see the module docstring)
+    family: str
+    run: Callable[[float | None], Outcome]
 
 
 @dataclass
@@ -24,6 +48,7 @@ class Row:
     answers: dict[str, Any] | None
     error: str = ""
     agrees: bool = False
+    family: str = ""
 
 
 def default_backends(puzzle: Puzzle) -> list[str]:
@@ -38,14 +63,51 @@ def default_backends(puzzle: Puzzle) -> list[str]:
             if b.capabilities & wanted and b.unavailable_reason() is None]
 
 
-def reference_row(puzzle: Puzzle, instance: Any, timeout: float | None) -> Row:
-    """The solver-free method's answers, under the same time limit as every backend: a reference that
-    takes longer (a jig's backtracking: zhurgut_9x9 20 s) is a TIMEOUT row, not a wait past the limit."""
-    return _reference(lambda: _reference_answers(puzzle, instance), timeout)
+def family(puzzle: Puzzle, kind: str) -> str:
+    return puzzle.shared_steps.get(kind, kind)
 
 
-def _reference_answers(puzzle: Puzzle, instance: Any) -> tuple[str, dict[str, Any] | None, str]:
-    """(status, answers, error) of the reference: its first solution, checked, and whether it is unique."""
+def label(puzzle: Puzzle, name: str, kind: str) -> str:
+    """``backend [encoding]``, or ``backend [encoding, shared step]`` when the encoding shares one."""
+    shared = puzzle.shared_steps.get(kind)
+    return f"{name} [{kind}, {shared}]" if shared else f"{name} [{kind}]"
+
+
+def run_methods(methods: list[Method], limit: float | None, budget: float | None = None) -> Iterator[Row]:
+    """Run the methods in order, each under ``limit`` and all within ``budget`` seconds (methods left
+    when it is spent are SKIPPED rows), and yield each row as it finishes, already marked: a row agrees
+    when it has exactly the yardstick's answers, the yardstick being the first row that answered (the
+    reference's, unless it ran out of time or failed)."""
+    start = time.perf_counter()
+    expected: dict[str, Any] | None = None
+    for method in methods:
+        left = None if budget is None else budget - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            yield Row(method.label, "SKIPPED", 0.0, None, f"not run: the budget of {budget:g} s is spent",
+                      family=method.family)
+            continue
+        this_limit = left if limit is None else limit if left is None else min(limit, left)
+        began = time.perf_counter()
+        try:
+            status, answers, error = method.run(this_limit)
+        except SolverTimeout as exc:
+            status, answers, error = "TIMEOUT", None, str(exc)
+        except PuzzlesatError as exc:
+            status, answers, error = "ERROR", None, str(exc)
+        row = Row(method.label, status, time.perf_counter() - began, answers, error, family=method.family)
+        if answers is not None and not error:
+            expected = answers if expected is None else expected
+            row.agrees = answers == expected
+        yield row
+
+
+def _reference(answers: Callable[[], Outcome]) -> Method:
+    """The solver-free method, killed at the limit like every backend (a jig's search can take long)."""
+    return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"))
+
+
+def _reference_answers(puzzle: Puzzle, instance: Any) -> Outcome:
+    """The reference's first solution, checked, and whether it is unique."""
     solutions = puzzle.reference(instance, 2 if puzzle.claims_unique else 1)
     if not solutions:
         return "UNSAT", {}, ""
@@ -58,128 +120,127 @@ def _reference_answers(puzzle: Puzzle, instance: Any) -> tuple[str, dict[str, An
     return "SAT", answers, ""
 
 
-def _reference(run: Callable[[], tuple[str, dict[str, Any] | None, str]], timeout: float | None) -> Row:
-    """Time ``run`` (status, answers, error) as the reference row, killed at ``timeout``."""
-    start = time.perf_counter()
-    try:
-        status, answers, error = call_with_timeout(run, timeout, "reference")
-    except SolverTimeout as exc:
-        return Row("reference", "TIMEOUT", time.perf_counter() - start, None, str(exc))
-    return Row("reference", status, time.perf_counter() - start, answers, error)
+def _solved(report_of: Callable[[float | None], Any], proof_key: str | None = None) -> Callable[[float | None], Outcome]:
+    """A method from a solve: its answers without the proof flag (``optimal``, ``exact``)."""
+    def run(limit: float | None) -> Outcome:
+        report = report_of(limit)
+        return report.status, {k: v for k, v in report.answers.items() if k != proof_key}, ""
+    return run
 
 
-def _method_rows(puzzle: Puzzle, backends: list[str], options: dict[str, Any],
-                 run: Callable[[str, str, dict[str, Any]], tuple[str, dict[str, Any]]]) -> list[Row]:
-    """One row per backend and encoding kind it can take; an error becomes a row, not an abort.
-    CNF-only options (cardinality encodings) are passed to CNF runs only."""
-    rows = []
+def _encodings_of(puzzle: Puzzle, name: str) -> list[str]:
+    backend = get_backend(name)
+    return [kind for kind in puzzle.encodings
+            if ("sat" if puzzle.formula_kind(kind) == "cnf" else "smt") in backend.capabilities]
+
+
+def _cnf_only(puzzle: Puzzle, kind: str, options: dict[str, Any]) -> dict[str, Any]:
+    """CNF options (cardinality encodings) go to CNF runs only."""
+    return options if puzzle.formula_kind(kind) == "cnf" else {}
+
+
+def plan_solutions(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
+    """The reference, then one solve (with the uniqueness proof where the puzzle claims one) per
+    backend and encoding it can take."""
+    methods = [_reference(lambda: _reference_answers(puzzle, instance))]
     for name in backends:
-        backend = get_backend(name)
-        for kind in puzzle.encodings:
-            if ("sat" if puzzle.formula_kind(kind) == "cnf" else "smt") not in backend.capabilities:
-                continue
-            start = time.perf_counter()
-            try:
-                status, answers = run(name, kind, options if puzzle.formula_kind(kind) == "cnf" else {})
-                rows.append(Row(f"{backend.name} [{kind}]", status, time.perf_counter() - start, answers))
-            except SolverTimeout as exc:
-                rows.append(Row(f"{backend.name} [{kind}]", "TIMEOUT", time.perf_counter() - start, None, str(exc)))
-            except PuzzlesatError as exc:
-                rows.append(Row(f"{backend.name} [{kind}]", "ERROR", time.perf_counter() - start, None, str(exc)))
-    return rows
+        for kind in _encodings_of(puzzle, name):
+            methods.append(Method(label(puzzle, get_backend(name).name, kind), family(puzzle, kind), _solved(
+                lambda limit, name=name, kind=kind: solve(puzzle, instance, name, kind, limit,
+                                                          **_cnf_only(puzzle, kind, options)))))
+    return methods
 
 
-def crosscheck_optima(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
-                      options: dict[str, Any]) -> list[Row]:
-    """Every encoding with every optimisation method that fits it, against the reference's optimum.
-    A run that times out is reported but is not a disagreement; any other difference is."""
+def plan_optima(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
+    """Every encoding with every optimisation method that fits it, against the reference's optimum."""
     from .optimize import METHODS
 
-    rows = [reference_row(puzzle, instance, timeout)]
+    methods = [_reference(lambda: _reference_answers(puzzle, instance))]
     for kind in puzzle.encodings:
         for method, (formula, _) in METHODS.items():
             if formula != puzzle.formula_kind(kind):
                 continue
             for name in backends if method != "z3" else ["z3"]:
-                label = f"{method} on {get_backend(name).name if method != 'z3' else 'z3'} [{kind}]"
-                rows.append(_solved_row(label, "optimal", lambda: solve(puzzle, instance, name, kind, timeout,
-                                                                         method=method, **options)))
-    return _against_reference(rows)
+                shown = get_backend(name).name if method != "z3" else "z3"
+                methods.append(Method(label(puzzle, f"{method} on {shown}", kind), family(puzzle, kind), _solved(
+                    lambda limit, name=name, kind=kind, method=method: solve(
+                        puzzle, instance, name, kind, limit, method=method, **options), "optimal")))
+    return methods
 
 
-def _solved_row(label: str, proof_key: str, run: Callable[[], Any]) -> Row:
-    """Run one solve; its answers without the proof flag (``optimal``, ``exact``) become a row. A time
-    limit reached is a TIMEOUT row, any other expected failure an ERROR row."""
-    start = time.perf_counter()
-    try:
-        report = run()
-        answers = {k: v for k, v in report.answers.items() if k != proof_key}
-        return Row(label, report.status, time.perf_counter() - start, answers)
-    except SolverTimeout as exc:
-        return Row(label, "TIMEOUT", time.perf_counter() - start, None, str(exc))
-    except PuzzlesatError as exc:
-        return Row(label, "ERROR", time.perf_counter() - start, None, str(exc))
+def count_answers(puzzle: Puzzle, counter: Callable[[bool], int]) -> tuple[str, dict[str, int]]:
+    """(status, counts): both counts a tiling puzzle reports, every solution and one per symmetry class;
+    the status is UNSAT when there is no solution at all."""
+    counts = {label: counter(variant["break_symmetry"]) for label, variant in puzzle.count_variants()}
+    return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts
 
 
-def _against_reference(rows: list[Row]) -> list[Row]:
-    """Mark every row that gives exactly the yardstick's answers: the reference's (first row's), or,
-    when the reference ran out of time or failed, the first method's that answered."""
-    answered = [row for row in rows if row.answers is not None and not row.error]
-    expected = answered[0].answers if answered else None
-    for row in rows:
-        row.agrees = row.answers is not None and not row.error and row.answers == expected
-    return rows
+def plan_counts(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
+    """Counts from the reference search and from enumeration on every backend and encoding."""
+    def reference_counts() -> Outcome:
+        return *count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk))), ""
 
-
-def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
-               options: dict[str, Any]) -> list[Row]:
-    """Run every method; the reference comes first and is what the others must agree with."""
-    def run(name: str, kind: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        report = solve(puzzle, instance, name, kind, timeout, **opts)
-        return report.status, report.answers
-
-    return _against_reference([reference_row(puzzle, instance, timeout)] + _method_rows(puzzle, backends, options, run))
-
-
-def count_answers(puzzle: Puzzle, counter) -> dict[str, int]:
-    """Both counts a tiling puzzle reports: every solution, and one per symmetry class."""
-    return {label: counter(variant["break_symmetry"]) for label, variant in puzzle.count_variants()}
-
-
-def crosscheck_counts(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
-                      options: dict[str, Any]) -> list[Row]:
-    """Counts from the backtracking reference and from enumeration on every backend and encoding."""
-    def reference_counts() -> tuple[str, dict[str, Any], str]:
-        return "SAT", count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk))), ""
-
-    def run(name: str, kind: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        return "SAT", count_answers(puzzle, lambda brk: count(puzzle, instance, name, timeout, kind=kind,
-                                                              break_symmetry=brk, **opts))
-
-    return _against_reference([_reference(reference_counts, timeout)] + _method_rows(puzzle, backends, options, run))
+    methods = [_reference(reference_counts)]
+    for name in backends:
+        for kind in _encodings_of(puzzle, name):
+            def run(limit: float | None, name: str = name, kind: str = kind) -> Outcome:
+                return *count_answers(puzzle, lambda brk: count(puzzle, instance, name, limit, kind=kind,
+                                                                break_symmetry=brk,
+                                                                **_cnf_only(puzzle, kind, options))), ""
+            methods.append(Method(label(puzzle, get_backend(name).name, kind), family(puzzle, kind), run))
+    return methods
 
 
 #: enumeration lists universes one by one: past this many (known from the reference) it is not run
 ENUMERATION_LIMIT = 200_000
 
 
-def crosscheck_universes(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
-                         options: dict[str, Any]) -> list[Row]:
+def plan_universes(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
     """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
-    counter, Z3 recurrence, enumeration while the number of universes is small enough)."""
-    rows = [reference_row(puzzle, instance, timeout)]
-    universes = sum(rows[0].answers["wins"]) if rows[0].answers else 0
+    counter on both counting encodings, Z3 recurrence, enumeration while the number of universes is
+    small enough: the reference's count, when it answers within the limit, decides that)."""
+    universes: list[int] = []
+
+    def remember(limit: float | None) -> Outcome:
+        outcome = call_with_timeout(lambda: _reference_answers(puzzle, instance), limit, "reference")
+        if outcome[1]:
+            universes.append(sum(outcome[1]["wins"]))
+        return outcome
+
+    methods = [Method("reference", "reference", remember)]
+    shared = family(puzzle, "count")
     for name in backends:
         backend = get_backend(name)
-        if "enumerate" in backend.capabilities and name != "z3" and universes > ENUMERATION_LIMIT:
-            rows.append(Row(f"{backend.name} (enumeration)", "SKIPPED", 0.0, None,
-                            f"{universes} universes: too many to enumerate"))
-            continue
         if "count" in backend.capabilities:  # both counting encodings: split by game length, whole game
             for kind in ("split", "count"):
-                rows.append(_solved_row(f"{backend.name} (exact count, {kind})", "exact",
-                                        lambda: solve(puzzle, instance, name, kind, timeout)))
-            continue
-        label = backend.name + (" (recurrence)" if name == "z3" else " (enumeration)")
-        rows.append(_solved_row(label, "exact", lambda: solve(puzzle, instance, name, None, timeout)))
-    return _against_reference(rows)
+                methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared, _solved(
+                    lambda limit, name=name, kind=kind: solve(puzzle, instance, name, kind, limit), "exact")))
+        elif name == "z3":
+            methods.append(Method(f"{backend.name} (recurrence, {shared})", shared, _solved(
+                lambda limit, name=name: solve(puzzle, instance, name, None, limit), "exact")))
+        else:
+            def enumerate_universes(limit: float | None, name: str = name) -> Outcome:
+                if universes and universes[0] > ENUMERATION_LIMIT:
+                    return "SKIPPED", None, f"{universes[0]} universes: too many to enumerate"
+                return _solved(lambda lim: solve(puzzle, instance, name, None, lim), "exact")(limit)
+            methods.append(Method(f"{backend.name} (enumeration, {shared})", shared, enumerate_universes))
+    return methods
+
+
+def plan(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any],
+         by_count: bool = False) -> list[Method]:
+    """The methods of the cross-check that fits the puzzle (``by_count``: compare solution counts)."""
+    planner = (plan_counts if by_count else plan_optima if puzzle.optimizes
+               else plan_universes if puzzle.counts_universes else plan_solutions)
+    return planner(puzzle, instance, backends, options)
+
+
+def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
+               options: dict[str, Any], by_count: bool = False, budget: float | None = None) -> list[Row]:
+    """Every method's row, the reference first."""
+    return list(run_methods(plan(puzzle, instance, backends, options, by_count), timeout, budget))
+
+
+def independent_agreement(rows: list[Row]) -> int:
+    """How many families (methods that share no code) gave the yardstick's answers."""
+    return len({row.family for row in rows if row.agrees})

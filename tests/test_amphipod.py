@@ -134,6 +134,27 @@ def test_steps_and_crosscheck(run_cli, tmp_path):
     assert code == 0 and "DISAGREEMENT" not in out
 
 
+@pytest.mark.parametrize("seed", [1, 4])
+def test_generated_four_room_burrows_solve_as_solve_reads_them(run_cli, tmp_path, seed):
+    """With four rooms ``solve`` unfolds part 2; these seeds used to give burrows whose unfolded part 2
+    was stuck (UNSAT), because the generator checked the drawing alone."""
+    path = tmp_path / "four.txt"
+    assert run_cli("generate", "amphipod", "--rooms", "4", "--depth", "2", "--seed", str(seed), "-o", str(path))[0] == 0
+    code, out, _ = run_cli("solve", "amphipod", str(path))
+    assert code == 0 and "optimal: yes" in out
+
+
+def test_crosscheck_agrees_that_a_stuck_burrow_has_no_solution(run_cli, tmp_path):
+    """Part 2 of this drawing has no plan: the A* reference says so (it used to raise 'no plan reaches
+    the goal', exit 2) and every method that answers agrees."""
+    path = tmp_path / "stuck.txt"
+    path.write_text("#############\n#...........#\n###B#A#D#C###\n  #D#C#A#B#\n  #########\n")
+    assert run_cli("solve", "amphipod", str(path))[0] == 1
+    code, out, _ = run_cli("crosscheck", "amphipod", str(path), "--timeout", "5", "--budget", "60")
+    assert code == 0 and "reference " in out and "DISAGREEMENT" not in out
+    assert out.splitlines()[2].split()[:2] == ["reference", "UNSAT"]
+
+
 BAD = {
     "unknown letter": ("#############\n#...........#\n###B#C#B#E###\n  #A#D#C#A#\n  #########\n", "unknown amphipod 'E'"),
     "wrong count": ("#############\n#...........#\n###B#C#B#D###\n  #A#D#C#B#\n  #########\n", "amphipods of type A"),

@@ -74,3 +74,27 @@ def test_without_the_reference_the_first_answer_is_the_yardstick(liar, monkeypat
     assert [(row.method, row.status, row.agrees) for row in rows] == [
         ("reference", "TIMEOUT", False), ("pysat:cadical195 [cnf]", "SAT", True),
         ("pysat:glucose4 [cnf]", "SAT", True), ("test:liar [cnf]", "ERROR", False)]
+
+
+def test_rows_stream_and_the_budget_skips_the_rest():
+    """Each row is handed out before the next method starts, and methods left when the budget is
+    spent are SKIPPED rows, not a wait."""
+    from puzzlesat.crosscheck import Method, run_methods
+
+    handed: list[str] = []
+
+    def slow(limit):
+        time.sleep(0.3)
+        return "SAT", {"x": 1}, ""
+
+    def second(limit):
+        assert handed == ["first"]  # the first row was already out
+        return slow(limit)
+
+    rows = []
+    for row in run_methods([Method("first", "a", slow), Method("second", "b", second),
+                            Method("third", "c", slow)], None, budget=0.5):
+        handed.append(row.method)
+        rows.append(row)
+    assert [(r.method, r.status, r.agrees) for r in rows] == [
+        ("first", "SAT", True), ("second", "SAT", True), ("third", "SKIPPED", False)]

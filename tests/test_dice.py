@@ -106,8 +106,19 @@ def test_count_and_crosscheck_commands(run_cli):
     report = json.loads(out)
     assert code == 0 and report["agree"]
     assert [row["method"] for row in report["rows"]] == [
-        "reference", "d4 (exact count, split)", "d4 (exact count, count)", "ganak (exact count, split)",
-        "ganak (exact count, count)", "z3 (recurrence)", "pysat:glucose4 (enumeration)"]
+        "reference", "d4 (exact count, split, rules)", "d4 (exact count, count, rules)",
+        "ganak (exact count, split, rules)", "ganak (exact count, count, rules)", "z3 (recurrence, rules)",
+        "pysat:glucose4 (enumeration, rules)"]
+    assert report["independent_methods_agreeing"] == 2  # the DP, and the encodings sharing rules.py
+
+
+def test_count_by_enumeration_names_each_player_once(run_cli):
+    """``count dice --backend cadical`` passed the encoding twice to encode (TypeError, exit 3)."""
+    code, out, err = run_cli("count", "dice", str(AOC / "example.txt"), "--target", "4", "--backend", "cadical",
+                             "--json")
+    assert code == 0, err
+    code, exact, _ = run_cli("count", "dice", str(AOC / "example.txt"), "--target", "4", "--json")
+    assert json.loads(out)["answers"] == json.loads(exact)["answers"]
 
 
 def test_export_mcc_counts_with_ganak(tmp_path, run_cli):

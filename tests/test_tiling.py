@@ -146,7 +146,7 @@ def test_smt_encodings():
 def test_crosscheck_compares_counts(run_cli):
     code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_5x5_0a7036e.jig"),
                            "--backends", "cadical,glucose,z3")
-    assert code == 0 and "5 methods agree" in out and "solutions=12 up_to_rotation=3" in out
+    assert code == 0 and "2 independent methods agree (5 runs)" in out and "solutions=12 up_to_rotation=3" in out
 
 
 def test_crosscheck_limits_the_reference_too(run_cli):
@@ -157,7 +157,7 @@ def test_crosscheck_limits_the_reference_too(run_cli):
                            "--backends", "glucose", "--timeout", "1")
     assert time.perf_counter() - start < 10
     assert code == 1 and "NOTHING COMPARED: all 2 methods timed out or were skipped" in out
-    assert out.splitlines()[1].split()[:2] == ["reference", "TIMEOUT"]
+    assert out.splitlines()[2].split()[:2] == ["reference", "TIMEOUT"]
 
 
 @pytest.mark.parametrize("ambiguity", [0, 15])
@@ -303,3 +303,12 @@ def test_too_few_flat_sides_is_no_solution(run_cli, tmp_path):
     path.write_text("1 2\n0 0 0 1 0\n1 0 -1 0 1\n")
     code, out, err = run_cli("solve", "jig", str(path))
     assert code == 1 and "UNSAT" in out
+
+
+def test_crosscheck_of_a_jig_without_solution_says_unsat(run_cli, tmp_path):
+    """A count of 0 is no solution: every row's status is UNSAT (it was SAT with solutions=0)."""
+    path = tmp_path / "none.jig"
+    path.write_text("1 2\n1 0 1 0 0\n2 0 0 0 1\n")
+    code, out, _ = run_cli("crosscheck", "jig", str(path), "--backends", "cadical,z3")
+    rows = out.splitlines()[2:-1]
+    assert code == 0 and len(rows) == 4 and all(line.split()[-6] == "UNSAT" for line in rows)

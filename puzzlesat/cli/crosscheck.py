@@ -8,11 +8,13 @@ import click
 
 from ..core.errors import PuzzlesatError
 from ..crosscheck import (
-    crosscheck,
-    crosscheck_counts,
-    crosscheck_optima,
-    crosscheck_universes,
+    DEFAULT_BUDGET,
+    DEFAULT_METHOD_LIMIT,
+    Row,
     default_backends,
+    independent_agreement,
+    plan,
+    run_methods,
 )
 from ..encoders import get_puzzle
 from ..solving import load
@@ -27,7 +29,6 @@ from .options import (
     json_option,
     puzzle_argument,
     reading,
-    timeout_option,
 )
 
 
@@ -44,22 +45,30 @@ from .options import (
     help="Compare solution counts (total and per symmetry class) instead of one solution; "
     "always on for jig, whose solutions are not unique.",
 )
-@common(cnf_options, timeout_option, json_option)
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_METHOD_LIMIT,
+              show_default=True, help="Time limit of each method in seconds (past it: a TIMEOUT row).")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_BUDGET,
+              show_default=True, help="Time limit of the whole cross-check in seconds (methods not started "
+              "by then: SKIPPED rows).")
+@common(cnf_options, json_option)
 def command(
     puzzle: str,
     file: str,
     backends: str | None,
     by_count: bool,
+    timeout: float,
+    budget: float,
     cardinality: str | None,
     pb: str | None,
-    timeout: float | None,
     as_json: bool,
     **read: Any,
 ) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
 
-    Every method, the reference included, runs under --timeout. Exits 1 and names the culprit on any
-    disagreement, failed check or error, and exits 1 when no method answers in time.
+    Every method, the reference included, runs under --timeout, and all of them within --budget; each
+    row is printed as its method finishes. Methods that share an encoding or a pre-processing step
+    (marked e.g. [cnf, pruned]) count as one independent method in the summary. Exits 1 and names the
+    culprit on any disagreement, failed check or error, and exits 1 when no method answers in time.
 
     \b
     Example:
@@ -74,9 +83,16 @@ def command(
     by_count = by_count or getattr(spec, "crosscheck_by_count", False)
     if by_count and not hasattr(spec, "count_labels"):
         raise PuzzlesatError(f"{puzzle} has no solution count to compare")
-    run = (crosscheck_counts if by_count else crosscheck_optima if spec.optimizes
-           else crosscheck_universes if spec.counts_universes else crosscheck)
-    rows = run(spec, instance, names, timeout, encoder_options(cardinality, pb))
+    methods = plan(spec, instance, names, encoder_options(cardinality, pb), by_count)
+    rows: list[Row] = []
+    width = max(len(m.label) for m in methods)
+    if not as_json:
+        click.echo(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
+        click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
+    for row in run_methods(methods, timeout, budget):
+        rows.append(row)
+        if not as_json:
+            click.echo(_line(row, width))
     culprits = [row for row in rows if not row.agrees and row.status not in ("TIMEOUT", "SKIPPED")]
     timeouts = [row for row in rows if row.status in ("TIMEOUT", "SKIPPED")]
     if as_json:
@@ -85,9 +101,12 @@ def command(
                 "puzzle": puzzle,
                 "source": file,
                 "agree": not culprits and len(timeouts) < len(rows),
+                "independent_methods_agreeing": independent_agreement(rows),
+                "limit": {"method": timeout, "budget": budget},
                 "rows": [
                     {
                         "method": r.method,
+                        "family": r.family,
                         "status": r.status,
                         "seconds": round(r.seconds, 6),
                         "answers": r.answers,
@@ -99,27 +118,31 @@ def command(
             }
         )
     else:
-        width = max(len(r.method) for r in rows)
-        click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
-        for r in rows:
-            mark = ("yes" if r.agrees else "- (timed out)" if r.status == "TIMEOUT"
-                    else f"- ({r.error})" if r.status == "SKIPPED" else f"NO {r.error}".rstrip())
-            click.echo(
-                f"{r.method:<{width}}  {r.status:<7} {format_seconds(r.seconds):>10}  {_numbers(r.answers):<34} {mark}"
-            )
-        click.echo(_summary(len(rows) - len(timeouts), len(timeouts), culprits))
+        click.echo(_summary(rows, timeouts, culprits))
     if culprits or len(timeouts) == len(rows):
         raise SystemExit(1)
 
 
-def _summary(agreeing: int, timeouts: int, culprits: list) -> str:
-    """The verdict line: the culprits, or how many methods agree (none answering compares nothing)."""
+def _line(row: Row, width: int) -> str:
+    mark = ("yes" if row.agrees else "- (timed out)" if row.status == "TIMEOUT"
+            else f"- ({row.error})" if row.status == "SKIPPED" else f"NO {row.error}".rstrip())
+    return f"{row.method:<{width}}  {row.status:<7} {format_seconds(row.seconds):>10}  {_numbers(row.answers):<34} {mark}"
+
+
+def _summary(rows: list[Row], timeouts: list[Row], culprits: list[Row]) -> str:
+    """The verdict line: the culprits, or how many independent methods (families) agree, and in how
+    many runs; a lone family is said to be no independent confirmation."""
     if culprits:
         return "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
-    if not agreeing:
-        return f"NOTHING COMPARED: all {timeouts} methods timed out or were skipped"
-    counted = f"{agreeing} method agrees" if agreeing == 1 else f"{agreeing} methods agree"
-    return counted + (f", {timeouts} timed out or skipped" if timeouts else "")
+    runs = sum(row.agrees for row in rows)
+    if not runs:
+        return f"NOTHING COMPARED: all {len(timeouts)} methods timed out or were skipped"
+    families = independent_agreement(rows)
+    counted = (f"{families} independent method agrees" if families == 1
+               else f"{families} independent methods agree") + f" ({runs} run{'s' if runs > 1 else ''})"
+    if families == 1:
+        counted += ": no independent confirmation"
+    return counted + (f", {len(timeouts)} timed out or skipped" if timeouts else "")
 
 
 def _numbers(answers: dict | None) -> str:

@@ -48,6 +48,9 @@ class Puzzle(ABC):
     instance_suffix: str = ".txt"
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None
+    #: encoding -> the pre-processing step it shares with other encodings (a tiling's pruning): a
+    #: cross-check counts the encodings that share a step as one independent method, not several
+    shared_steps: ClassVar[dict[str, str]] = {}
 
     def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         """What ``puzzlesat count`` reports: (answer label, encoder options) per count; the first one is

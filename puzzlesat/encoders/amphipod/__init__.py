@@ -15,6 +15,8 @@ from .solution import AmphipodSolution, Plan
 class Amphipod(Puzzle):
     name = "amphipod"
     encodings = ("events", "unroll", "smt")
+    #: every encoding takes each mover's options (stops, paths, costs) from movers.py
+    shared_steps = {"events": "movers", "unroll": "movers", "smt": "movers"}
     reading_options = ("unfold",)
     optimizes = True
     default_method = "rc2"
@@ -51,7 +53,10 @@ class Amphipod(Puzzle):
         from .reference import cheapest_plan
         plans = []
         for label, burrow in instance.burrows:
-            energy, moves = cheapest_plan(burrow)
+            found = cheapest_plan(burrow)
+            if found is None:
+                return []  # one part without a plan: the instance has no solution
+            energy, moves = found
             plans.append(Plan(label, burrow, tuple(moves), energy))
         return [AmphipodSolution(tuple(plans))]
 

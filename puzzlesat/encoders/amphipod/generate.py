@@ -1,6 +1,7 @@
 """Random amphipod burrows: ``rooms`` rooms of ``depth`` slots, amphipods shuffled, hallway of the AoC
 shape (two cells at each end, one between rooms). A start is kept only when the SAT solver finds a plan
-for it (the event encoding's hard clauses), so every generated burrow is solvable.
+for every part ``solve`` reads from it (four rooms: the drawing and part 2's unfolded burrow), so every
+generated burrow is solvable as ``solve`` reads it.
 
 Fully shuffled deep burrows are almost never solvable (4 rooms of depth 6: none of 20 random starts;
 the hallway has only 7 stops), so when ``ATTEMPTS`` shuffles fail, the bottom rows are left sorted
@@ -26,10 +27,14 @@ def random_burrow(rooms: int, depth: int, rng: random.Random, sorted_rows: int =
 
 
 def solvable(burrow: Burrow) -> bool:
+    """Whether every part that ``solve`` reads from the drawing has a plan: with four rooms that
+    includes part 2's unfolded burrow, which can be stuck when the drawing itself is not."""
     from pysat.solvers import Solver
 
     from .events import encode_events
-    with Solver(name="glucose4", bootstrap_with=encode_events((("energy", burrow),)).clauses) as solver:
+    from .instance import parse
+    parts = parse(burrow.draw(), "generated", unfold_part2=burrow.types == 4).burrows
+    with Solver(name="glucose4", bootstrap_with=encode_events(parts).clauses) as solver:
         return solver.solve()
 
 

@@ -1,4 +1,6 @@
-"""Reference method without any solver: A* over burrow states, plan rebuilt from parent links. Used by ``crosscheck`` and the tests as the independent optimum.
+"""Reference method without any solver: A* over burrow states, plan rebuilt from parent links. Used by
+``crosscheck`` and the tests as the independent optimum. It takes the burrow and the checker's notion
+of a state and a goal, and no helper of the encoders (step costs and walks are its own).
 
 Moves are generated here directly from the rules (not through the checker's ``apply``, which validates
 every detail and is several times slower). One safe pruning: an amphipod that can go home does so at
@@ -12,14 +14,24 @@ import heapq
 from collections.abc import Iterator
 from itertools import count
 
-from .burrow import Burrow, between, step_cost
+from .burrow import Burrow
 from .rules import Cell, Move, State, is_goal, start_state
 
 Rooms = tuple[tuple[Cell, ...], ...]
 
 
-def cheapest_plan(burrow: Burrow) -> tuple[int, list[Move]]:
-    """The least energy and one plan reaching it."""
+def step_cost(kind: int) -> int:
+    """Energy per step: 1 for A, 10 for B, 100 for C, ..."""
+    return 10 ** kind
+
+
+def between(a: int, b: int) -> range:
+    """The hallway cells a walk from ``a`` to ``b`` enters (``b`` included, ``a`` not)."""
+    return range(a + 1, b + 1) if b > a else range(a - 1, b - 1, -1)
+
+
+def cheapest_plan(burrow: Burrow) -> tuple[int, list[Move]] | None:
+    """The least energy and one plan reaching it; None when no plan reaches the goal."""
     start = start_state(burrow)
     best: dict[State, int] = {start: 0}
     parent: dict[State, tuple[State, Move]] = {}
@@ -41,7 +53,7 @@ def cheapest_plan(burrow: Burrow) -> tuple[int, list[Move]]:
                 best[after] = total
                 parent[after] = (state, move)
                 heapq.heappush(queue, (total + _estimate(burrow, after), next(tie), total, after))
-    raise ValueError("no plan reaches the goal")
+    return None
 
 
 def _estimate(burrow: Burrow, state: State) -> int:

@@ -21,6 +21,8 @@ class Dice(Puzzle):
     #: ``count``: the model-counting CNF of one player's wins (option ``winner``); ``split``: one player's
     #: track (option ``winner`` names the player), counted under queries (:mod:`.split`); ``smt``: part 1
     encodings = ("count", "split", "smt")
+    #: every counting method (both CNFs, the Z3 recurrence) takes the game's moves from rules.py
+    shared_steps = {"count": "rules", "split": "rules", "smt": "rules"}
     reading_options = GAME_OPTIONS
     counts_universes = True
     default_backend = "d4"
@@ -30,7 +32,7 @@ class Dice(Puzzle):
         return part1_horizons(instance)
 
     def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
-        return (("player1_wins", {"kind": "count", "winner": 0}), ("player2_wins", {"kind": "count", "winner": 1}))
+        return (("player1_wins", {"winner": 0}), ("player2_wins", {"winner": 1}))
 
     def parse(self, text: str, path: str, **game: int) -> DiceInstance:
         return _parse(text, path, Game(**game))
@@ -66,9 +68,8 @@ class Dice(Puzzle):
         return check_part1(instance, part1)
 
     def reference(self, instance: DiceInstance, limit: int) -> list[DiceSolution]:
-        from .reference import dirac_wins
-        from .rules import play_deterministic
-        rolled, scores = play_deterministic(instance.starts, instance.game)
+        from .reference import deterministic_game, dirac_wins
+        rolled, scores = deterministic_game(instance)
         return [DiceSolution(Part1(rolled // instance.game.rolls, scores, instance.game.rolls), dirac_wins(instance))]
 
     def picture(self, instance: DiceInstance, solution: DiceSolution | Universe) -> Picture:

@@ -1,11 +1,47 @@
 """Reference without a solver: the dynamic programme over (positions, scores, player to move) that
-counts universes won by each player."""
+counts universes won by each player, and part 1 by playing the deterministic game.
+
+Written from the puzzle text on its own: it shares no helper with the encoders (which take the game's
+moves from ``rules.py``), so a mistake there cannot make both agree."""
 from __future__ import annotations
 
 from functools import cache
 
 from .instance import DiceInstance
-from .rules import advance, roll_sums
+
+
+def advance(position: int, steps: int, track: int) -> int:
+    """The space reached from ``position`` (1..track) after ``steps`` spaces round the circular track."""
+    return (position + steps - 1) % track + 1
+
+
+def roll_sums(sides: int, rolls: int) -> list[tuple[int, int]]:
+    """(sum, universes) of one Dirac turn, one roll at a time: ``sides ** rolls`` universes in all."""
+    ways = {0: 1}
+    for _ in range(rolls):
+        following: dict[int, int] = {}
+        for total, count in ways.items():
+            for value in range(1, sides + 1):
+                following[total + value] = following.get(total + value, 0) + count
+        ways = following
+    return sorted(ways.items())
+
+
+def deterministic_game(instance: DiceInstance) -> tuple[int, tuple[int, int]]:
+    """Part 1: (die rolls, final scores) of the game with the die rolling 1, 2, ..., det_sides, 1, ..."""
+    game = instance.game
+    positions, scores = list(instance.starts), [0, 0]
+    rolled, die, player = 0, 0, 0
+    while scores[0] < game.det_target and scores[1] < game.det_target:
+        steps = 0
+        for _ in range(game.rolls):
+            die = die % game.det_sides + 1
+            steps += die
+            rolled += 1
+        positions[player] = advance(positions[player], steps, game.track)
+        scores[player] += positions[player]
+        player = 1 - player
+    return rolled, (scores[0], scores[1])
 
 
 def dirac_wins(instance: DiceInstance) -> tuple[int, int]:

@@ -16,6 +16,8 @@ from .smt import decode_tiling_smt, encode_tiling_smt
 
 class TilingPuzzle(Puzzle):
     encodings = ("cnf", "smt")
+    #: both encodings place pieces over the same pruned, anchored domains with the same symmetry breaking
+    shared_steps = {"cnf": "pruned", "smt": "pruned"}
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
     count_labels: tuple[str, str]
 
