@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test solvers bench clean
+.PHONY: demo test fuzz solvers bench clean
 
 $(BIN)/puzzlesat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ solvers:
 
 test: $(BIN)/puzzlesat solvers
 	$(BIN)/python -m pytest -q -n 2 tests
+
+# the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200
+fuzz: $(BIN)/puzzlesat
+	PUZZLESAT_CASES=10000 $(BIN)/python -m pytest -q -n 2 tests/test_brute_force.py
 
 bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/run.py

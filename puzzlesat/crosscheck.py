@@ -29,7 +29,7 @@ Outcome = tuple[str, dict[str, Any] | None, str]
 #: the limit of each method, and of the whole cross-check, when the command line sets none: every
 #: bundled instance is cross-checked within two minutes (methods past the limit are TIMEOUT rows)
 DEFAULT_METHOD_LIMIT = 10.0
-DEFAULT_BUDGET = 110.0
+DEFAULT_BUDGET = 100.0
 
 
 @dataclass

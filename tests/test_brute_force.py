@@ -12,7 +12,7 @@ import pytest
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.solving import count, solve
 
-from .brute import tiling
+from .brute import amphipod, aquarium, dice, tiling
 
 CASES = int(os.environ.get("PUZZLESAT_CASES", "200"))
 #: per test, how many chunks the cases are split into (so that pytest-xdist spreads them)
@@ -64,3 +64,101 @@ def test_jigsaw_against_brute_force(part):
         instance = puzzle.parse(text, f"jigsaw-seed-{seed}", rows=rows, cols=cols)
         for method, counted in tiling_counts(puzzle, instance).items():
             assert counted == expected, f"seed {seed} ({rows}x{cols}), {method}: {counted} != {expected}\n{text}"
+
+
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_aquarium_against_brute_force(part):
+    """Solve (with the uniqueness proof) on two CNF backends and the SMT encoding, counts on both
+    encodings, and the reference: the same solutions as trying every water level of every region."""
+    puzzle = get_puzzle("aquarium")
+    for seed in chunk(200_000, part):
+        rng = random.Random(seed)
+        text = aquarium.random_aquarium(rng, rng.randint(1, 5))
+        while aquarium.candidates(text) > 20_000:  # too many fillings to try them all: another one
+            text = aquarium.random_aquarium(rng, rng.randint(1, 5))
+        expected = set(aquarium.solutions(text))
+        instance = puzzle.parse(text, f"aquarium-seed-{seed}")
+        where = f"seed {seed}: {text}"
+        for backend, kind in (("pysat:cadical195", "cnf"), ("pysat:glucose4", "cnf"), ("z3", "smt")):
+            report = solve(puzzle, instance, backend, kind)
+            assert report.status == ("SAT" if expected else "UNSAT"), where
+            if expected:
+                assert tuple(report.answers["grid"]) in expected and report.answers["unique"] == (len(expected) == 1), where
+        for backend, kind in (("pysat:cadical195", "cnf"), ("z3", "smt")):
+            assert count(puzzle, instance, backend, kind=kind) == len(expected), where
+        found = puzzle.reference(instance, 2)
+        assert {tuple(s.lines()) for s in found} <= expected and len(found) == min(2, len(expected)), where
+
+
+AMPHIPOD_SHAPES = [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1), (5, 1)]
+
+
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_amphipod_against_brute_force(part):
+    """The least energy (or no plan) from the event ordering with RC2 on two backends, the unrolling by
+    SAT descent, Z3 on the SMT encoding and the A* reference, against Dijkstra over every state."""
+    puzzle = get_puzzle("amphipod")
+    for seed in chunk(300_000, part):
+        rng = random.Random(seed)
+        rooms, depth = rng.choice(AMPHIPOD_SHAPES)
+        text = amphipod.random_burrow(rng, rooms, depth)
+        expected = amphipod.least_energy(text)
+        instance = puzzle.parse(text, f"amphipod-seed-{seed}", unfold=False)
+        where = f"seed {seed}:\n{text}"
+        runs = [("pysat:glucose4", "events", "rc2"), ("pysat:cadical195", "events", "rc2"),
+                ("pysat:cadical195", "unroll", "descent"), ("z3", "smt", "z3")]
+        for backend, kind, method in runs:
+            report = solve(puzzle, instance, backend, kind, method=method)
+            assert report.status == ("UNSAT" if expected is None else "SAT"), f"{backend} {kind} {where}"
+            if expected is not None:
+                assert report.answers["energy"] == expected, f"{backend} {kind} {where}"
+        found = puzzle.reference(instance, 1)
+        assert ([s.answers()["energy"] for s in found] or [None]) == [expected], where
+
+
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_dice_against_brute_force(part):
+    """Part 1 and both players' universes from D4 on the split, Ganak on the whole game, the Z3
+    recurrence, enumeration and the reference DP, against playing every universe out."""
+    puzzle = get_puzzle("dice")
+    done = 0
+    seed = 400_000 + part * 1_000_000
+    wanted = len(chunk(0, part))
+    while done < wanted:
+        seed += 1
+        rng = random.Random(seed)
+        text, options = dice.random_game(rng)
+        starts = dice.parse(text)
+        try:
+            wins = dice.universes(starts, options["track"], options["sides"], options["rolls"], options["target"],
+                                  most=20_000)
+        except dice.TooMany:
+            continue  # too big for brute force: another game
+        done += 1
+        part1 = dice.part1(starts, options["track"], options["rolls"], options["det_sides"], options["det_target"])
+        expected = {"part1": part1, "part2": max(wins), "wins": list(wins)}
+        instance = puzzle.parse(text, f"dice-seed-{seed}", **options)
+        where = f"seed {seed}: {options} {starts}"
+        for backend, kind in (("d4", "split"), ("ganak", "count"), ("z3", None), ("pysat:glucose4", "count")):
+            report = solve(puzzle, instance, backend, kind)
+            assert {k: report.answers[k] for k in expected} == expected, f"{backend} {where}"
+        assert puzzle.reference(instance, 1)[0].answers() == expected, where
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generators_emit_what_they_promise_by_brute_force(seed):
+    """Every generator writes a puzzle with a solution (aquarium and jigsaw: a unique one, up to the
+    grid's symmetries for jigsaw), confirmed by brute force on small sizes. (Four-room burrows, which
+    ``solve`` unfolds for part 2, are too big for brute force: tests/test_amphipod.py solves them.)"""
+    from puzzlesat.encoders.amphipod.generate import generate as generate_amphipod
+    from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium
+    from puzzlesat.encoders.jig.generate import generate as generate_jig
+    from puzzlesat.encoders.jigsaw.generate import generate as generate_jigsaw
+
+    for size in (2, 3, 4):
+        assert len(aquarium.solutions(generate_aquarium(size, seed))) == 1
+    for rows, cols, types in ((1, 3, 1), (2, 2, 2), (2, 3, 2), (3, 2, 3)):
+        assert tiling.jig_brute(generate_jig(rows, cols, types, seed))[0] >= 1
+    assert tiling.jigsaw_brute(generate_jigsaw(2, 5, 0, seed), 2, 2)[1] == 1
+    for rooms, depth in ((2, 2), (3, 2), (5, 1)):
+        assert amphipod.least_energy(generate_amphipod(rooms, depth, seed)) is not None

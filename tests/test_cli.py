@@ -45,6 +45,33 @@ def test_export_external_decode_round_trip(run_cli, tmp_path, binary):
     assert data["answers"]["grid"] == (INSTANCES / "aquarium" / "pa-15x15-hard-1013539.solution").read_text().split()
 
 
+def _model_lines(cnf_path) -> list[int]:
+    """A true model of an exported DIMACS, from a PySAT solver (no binary needed)."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+    with Solver(name="glucose4", bootstrap_with=CNF(from_file=str(cnf_path)).clauses) as solver:
+        assert solver.solve()
+        return solver.get_model()
+
+
+@pytest.mark.parametrize("case,message", [
+    ("both values", "is given both values (also at line 2)"),
+    ("after the end", "after the model's closing 0"),
+    ("violates a clause", "the model violates clause"),
+])
+def test_decode_checks_the_model_against_the_clauses(run_cli, tmp_path, case, message):
+    """Before the puzzle checker, decode refuses what is not a model of the export at all."""
+    cnf = tmp_path / "a.cnf"
+    assert run_cli("export", "aquarium", SMALL, "-o", str(cnf))[0] == 0
+    model = _model_lines(cnf)
+    body = {"both values": "v " + " ".join(map(str, model)) + f"\nv {-model[0]} 0\n",
+            "after the end": "v " + " ".join(map(str, model)) + " 0\nv 3\n",
+            "violates a clause": "v " + " ".join(map(str, [-model[0]] + model[1:])) + " 0\n"}[case]
+    (tmp_path / "a.out").write_text("s SATISFIABLE\n" + body)
+    code, out, err = run_cli("decode", "aquarium", SMALL, "--model", str(tmp_path / "a.out"))
+    assert code == 2 and not out and message in err and "a.out" in err and len(err.strip().splitlines()) == 1
+
+
 def test_export_smt2_is_readable_by_z3(run_cli, tmp_path):
     import z3
 

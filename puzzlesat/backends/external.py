@@ -15,7 +15,7 @@ from ..core.encoding import Encoding
 from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel
 from ..core.result import Result, Status
-from ..formats.dimacs import parse_solver_output, to_dimacs
+from ..formats.dimacs import parse_solver_output, to_dimacs, violated_clause
 from .base import Backend, Session, register_prefix
 
 
@@ -69,6 +69,9 @@ class ExternalSession(Session):
             detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
             raise BackendError(f"{exc} ({detail[0]})") from None
         if status == Status.SAT:
+            broken = violated_clause(self.encoding.clauses + self.added, literals)
+            if broken is not None:
+                raise BackendError(f"{name}: its model violates clause {broken + 1} of the formula it was given")
             return Result(status, CnfModel.from_literals(literals, self.encoding.num_vars), name, elapsed)
         return Result(status, None, name, elapsed)
 

@@ -12,7 +12,7 @@ from ..core.model import CnfModel
 from ..core.result import Status
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..formats.dimacs import parse_solver_output
+from ..formats.dimacs import parse_solver_output, violated_clause
 from ..solving import Report, checked_solution, load
 from .export import export_options, exported_kind, player_option
 from .options import (
@@ -81,6 +81,11 @@ def command(
                 f"{model_path}: literal {bad[0]} is beyond the encoding's "
                 f"{encoding.num_vars} variables: not a model of this export"
             )
+        broken = violated_clause(encoding.clauses, literals)
+        if broken is not None:
+            raise PuzzlesatError(f"{model_path}: the model violates clause {broken + 1} of the export "
+                                 f"({' '.join(map(str, encoding.clauses[broken][:8]))}"
+                                 f"{' ...' if len(encoding.clauses[broken]) > 8 else ''} 0)")
         solution = checked_solution(
             spec, instance, encoding, CnfModel.from_literals(literals, encoding.num_vars), model_path, watch
         )

@@ -69,9 +69,12 @@ _STATUS = {"SATISFIABLE": Status.SAT, "UNSATISFIABLE": Status.UNSAT, "UNKNOWN": 
 
 def parse_solver_output(text: str, path: str) -> tuple[Status, list[int]]:
     """Read SAT-competition output: one ``s`` line, ``v`` lines ending in ``0``. Other lines are ignored
-    (solvers print statistics as ``c`` lines). Errors name the line."""
+    (solvers print statistics as ``c`` lines). A literal after the closing 0, or a variable given both
+    values, is refused. Errors name the line."""
     status: Status | None = None
     literals: list[int] = []
+    given: dict[int, int] = {}  # variable -> the line that gave its value
+    given_literals: set[int] = set()
     ended = False
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -89,10 +92,29 @@ def parse_solver_output(text: str, path: str) -> tuple[Status, list[int]]:
                 lit = int(token)
                 if lit == 0:
                     ended = True
-                else:
-                    literals.append(lit)
+                    continue
+                if ended:
+                    raise PuzzlesatError(f"{path}:{number}: literal {lit} after the model's closing 0")
+                if -lit in given_literals:
+                    raise PuzzlesatError(f"{path}:{number}: variable {abs(lit)} is given both values "
+                                         f"(also at line {given[abs(lit)]})")
+                given.setdefault(abs(lit), number)
+                given_literals.add(lit)
+                literals.append(lit)
     if status is None:
         raise PuzzlesatError(f"{path}: no 's SATISFIABLE' / 's UNSATISFIABLE' line: not SAT-competition output")
     if status == Status.SAT and not ended:
         raise PuzzlesatError(f"{path}: the model ('v' lines) does not end with 0: output cut short?")
     return status, literals
+
+
+def violated_clause(clauses: list[list[int]], literals: list[int]) -> int | None:
+    """The index of the first clause that ``literals`` (a solver's model) makes false, every literal of
+    it assigned and false; None when there is none. Checked before any puzzle decoding, so a model of
+    another file, or a wrong one, is named as such."""
+    true = set(literals)
+    assigned = true | {-lit for lit in literals}
+    for index, clause in enumerate(clauses):
+        if not any(lit in true for lit in clause) and all(lit in assigned for lit in clause):
+            return index
+    return None

@@ -1,10 +1,14 @@
-"""Random jig puzzles: a solved R x C layout with K tab types, then pieces shuffled and rotated."""
+"""Random jig puzzles: a solved R x C layout with K tab types, then pieces shuffled and rotated. The
+layout the pieces were cut from is checked against the rules before the puzzle is written, so every
+generated jig has a solution."""
 from __future__ import annotations
 
 import random
 
 from ...core.errors import PuzzlesatError
-from .solution import rotate
+from .check import check
+from .instance import parse
+from .solution import JigSolution, rotate
 
 
 def generate(rows: int, cols: int, types: int, seed: int) -> str:
@@ -14,16 +18,25 @@ def generate(rows: int, cols: int, types: int, seed: int) -> str:
     # side value of every internal edge, seen from the left/upper piece; the other piece gets its negation
     right = [[rng.choice((-1, 1)) * rng.randint(1, types) for _ in range(cols - 1)] for _ in range(rows)]
     down = [[rng.choice((-1, 1)) * rng.randint(1, types) for _ in range(cols)] for _ in range(rows - 1)]
-    pieces = []
+    cut = []  # per cell: (sides as laid, quarter turns given to the piece)
     for r in range(rows):
         for c in range(cols):
             top = -down[r - 1][c] if r else 0
             rgt = right[r][c] if c < cols - 1 else 0
             bottom = down[r][c] if r < rows - 1 else 0
             left = -right[r][c - 1] if c else 0
-            pieces.append(rotate((top, rgt, bottom, left), rng.randrange(4)))
-    rng.shuffle(pieces)
+            cut.append(((top, rgt, bottom, left), rng.randrange(4)))
+    order = list(range(rows * cols))
+    rng.shuffle(order)  # piece i is the piece cut from cell order[i]
+    pieces = [rotate(*cut[cell]) for cell in order]
     lines = [f"# generated: puzzlesat generate jig --rows {rows} --cols {cols} --types {types} --seed {seed}",
              f"{rows} {cols}"]
     lines += [f"{i} {' '.join(str(v) for v in sides)}" for i, sides in enumerate(pieces)]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    piece_at = {cell: i for i, cell in enumerate(order)}
+    laid = JigSolution(rows, cols, tuple((piece_at[cell], (4 - cut[cell][1]) % 4) for cell in range(rows * cols)),
+                       tuple(sides for sides, _ in cut))
+    problems = check(parse(text, "generated"), laid)
+    if problems:  # the cut is a solution by construction: a failure here is a bug, not bad luck
+        raise PuzzlesatError(f"internal: the generated layout breaks the rules: {problems[0]}")
+    return text
