@@ -27,7 +27,7 @@ from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS 
 from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium  # noqa: E402
 from puzzlesat.encoders.jig import tiling_problem as jig_problem  # noqa: E402
 from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem  # noqa: E402
-from puzzlesat.encoders.tiling.anchor import _anchored  # noqa: E402
+from puzzlesat.encoders.tiling.domains import clear_caches as clear_tiling_caches  # noqa: E402
 from puzzlesat.solving import Report, count, count_every_variant, load, solve  # noqa: E402
 
 AQUARIUM = get_puzzle("aquarium")
@@ -38,8 +38,9 @@ REPEAT = 5
 def clear_caches() -> None:
     """Empty the per-instance caches (tiling problems, corner anchoring): a repeated run must redo the
     pruning, as a fresh ``puzzlesat`` process does, instead of looking it up."""
-    for cached in (jig_problem, jigsaw_problem, _anchored):
+    for cached in (jig_problem, jigsaw_problem):
         cached.cache_clear()
+    clear_tiling_caches()
 
 
 def cold(fn):
@@ -241,7 +242,7 @@ def _jig_sat_counts(jig, instance) -> tuple[str, float, float] | None:
 
 
 def _jig_reference_counts(jig, instance) -> tuple[str, float] | None:
-    """(counts, wall s) of the backtracking reference, both counts side by side in forked children like
+    """(counts, wall s) of the reference search, both counts side by side in forked children like
     ``puzzlesat count``'s searches, cold: None past the limit."""
     def counted(break_symmetry: bool) -> int:
         return len(jig.reference(instance, None, break_symmetry=break_symmetry))
@@ -274,7 +275,7 @@ def jig_table(lines: list[str]) -> None:
     lines += [f"## Jig counts (total and up to rotation side by side as in `puzzlesat count`, default backend "
               f"{jig.default_backend}; median of {JIG_REPEAT}, limit {JIG_LIMIT} s per run)", "",
               "Encode is both formulas, built one after the other; solve is the longer of the two searches, "
-              "which run at the same time. The reference is the backtracking counter, its two counts also "
+              "which run at the same time. The reference is the search from the rules, its two counts also "
               "side by side.", "",
               "| instance | expected | counted | encode s | solve s | reference s | reference / (encode + solve) |",
               "|---|---|---|---:|---:|---:|---:|"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .backends import all_backends, get_backend
@@ -120,10 +121,11 @@ def _reference_answers(puzzle: Puzzle, instance: Any) -> Outcome:
     return "SAT", answers, ""
 
 
-def _solved(report_of: Callable[[float | None], Any], proof_key: str | None = None) -> Callable[[float | None], Outcome]:
-    """A method from a solve: its answers without the proof flag (``optimal``, ``exact``)."""
+def _solved(report_of: Callable[..., Any], proof_key: str | None = None) -> Callable[[float | None], Outcome]:
+    """A method from a solve (called with ``timeout=``): its answers without the proof flag
+    (``optimal``, ``exact``)."""
     def run(limit: float | None) -> Outcome:
-        report = report_of(limit)
+        report = report_of(timeout=limit)
         return report.status, {k: v for k, v in report.answers.items() if k != proof_key}, ""
     return run
 
@@ -142,12 +144,12 @@ def _cnf_only(puzzle: Puzzle, kind: str, options: dict[str, Any]) -> dict[str, A
 def plan_solutions(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
     """The reference, then one solve (with the uniqueness proof where the puzzle claims one) per
     backend and encoding it can take."""
-    methods = [_reference(lambda: _reference_answers(puzzle, instance))]
+    methods = [_reference(partial(_reference_answers, puzzle, instance))]
     for name in backends:
         for kind in _encodings_of(puzzle, name):
-            methods.append(Method(label(puzzle, get_backend(name).name, kind), family(puzzle, kind), _solved(
-                lambda limit, name=name, kind=kind: solve(puzzle, instance, name, kind, limit,
-                                                          **_cnf_only(puzzle, kind, options)))))
+            run = partial(solve, puzzle, instance, name, kind, **_cnf_only(puzzle, kind, options))
+            methods.append(Method(label(puzzle, get_backend(name).name, kind), family(puzzle, kind),
+                                  _solved(run)))
     return methods
 
 
@@ -155,16 +157,16 @@ def plan_optima(puzzle: Puzzle, instance: Any, backends: list[str], options: dic
     """Every encoding with every optimisation method that fits it, against the reference's optimum."""
     from .optimize import METHODS
 
-    methods = [_reference(lambda: _reference_answers(puzzle, instance))]
+    methods = [_reference(partial(_reference_answers, puzzle, instance))]
     for kind in puzzle.encodings:
         for method, (formula, _) in METHODS.items():
             if formula != puzzle.formula_kind(kind):
                 continue
             for name in backends if method != "z3" else ["z3"]:
                 shown = get_backend(name).name if method != "z3" else "z3"
-                methods.append(Method(label(puzzle, f"{method} on {shown}", kind), family(puzzle, kind), _solved(
-                    lambda limit, name=name, kind=kind, method=method: solve(
-                        puzzle, instance, name, kind, limit, method=method, **options), "optimal")))
+                run = partial(solve, puzzle, instance, name, kind, method=method, **options)
+                methods.append(Method(label(puzzle, f"{method} on {shown}", kind), family(puzzle, kind),
+                                      _solved(run, "optimal")))
     return methods
 
 
@@ -213,16 +215,18 @@ def plan_universes(puzzle: Puzzle, instance: Any, backends: list[str], options: 
         backend = get_backend(name)
         if "count" in backend.capabilities:  # both counting encodings: split by game length, whole game
             for kind in ("split", "count"):
-                methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared, _solved(
-                    lambda limit, name=name, kind=kind: solve(puzzle, instance, name, kind, limit), "exact")))
+                run = partial(solve, puzzle, instance, name, kind)
+                methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared,
+                                      _solved(run, "exact")))
         elif name == "z3":
-            methods.append(Method(f"{backend.name} (recurrence, {shared})", shared, _solved(
-                lambda limit, name=name: solve(puzzle, instance, name, None, limit), "exact")))
+            run = partial(solve, puzzle, instance, name, None)
+            methods.append(Method(f"{backend.name} (recurrence, {shared})", shared,
+                                  _solved(run, "exact")))
         else:
             def enumerate_universes(limit: float | None, name: str = name) -> Outcome:
                 if universes and universes[0] > ENUMERATION_LIMIT:
                     return "SKIPPED", None, f"{universes[0]} universes: too many to enumerate"
-                return _solved(lambda lim: solve(puzzle, instance, name, None, lim), "exact")(limit)
+                return _solved(partial(solve, puzzle, instance, name, None), "exact")(limit)
             methods.append(Method(f"{backend.name} (enumeration, {shared})", shared, enumerate_universes))
     return methods
 

@@ -1,7 +1,7 @@
 """Amphipod (AoC 2021 day 23): the least energy to sort amphipods into their rooms, proven optimal."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
@@ -16,7 +16,7 @@ class Amphipod(Puzzle):
     name = "amphipod"
     encodings = ("events", "unroll", "smt")
     #: every encoding takes each mover's options (stops, paths, costs) from movers.py
-    shared_steps = {"events": "movers", "unroll": "movers", "smt": "movers"}
+    shared_steps: ClassVar[dict[str, str]] = {"events": "movers", "unroll": "movers", "smt": "movers"}
     reading_options = ("unfold",)
     optimizes = True
     default_method = "rc2"

@@ -2,7 +2,7 @@
 universes each player wins (Ganak, enumeration, or Z3 on the recurrence)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.encoding import Encoding
 from ...core.errors import PuzzlesatError
@@ -22,7 +22,7 @@ class Dice(Puzzle):
     #: track (option ``winner`` names the player), counted under queries (:mod:`.split`); ``smt``: part 1
     encodings = ("count", "split", "smt")
     #: every counting method (both CNFs, the Z3 recurrence) takes the game's moves from rules.py
-    shared_steps = {"count": "rules", "split": "rules", "smt": "rules"}
+    shared_steps: ClassVar[dict[str, str]] = {"count": "rules", "split": "rules", "smt": "rules"}
     reading_options = GAME_OPTIONS
     counts_universes = True
     default_backend = "d4"

@@ -144,7 +144,7 @@ def _quads(problem: TilingProblem, below: dict[int, set[int]], piece: list[int])
     for u, w in pairs:
         if keys[u][LEFT] is not None and keys[w][LEFT] is not None:
             by_left_keys[keys[u][LEFT], keys[w][LEFT]].append((u, w))
-    quads = []
+    quads: list[Patch] = []
     for u, w in pairs:
         for v, x in by_left_keys.get((keys[u][RIGHT], keys[w][RIGHT]), ()):
             if len({piece[u], piece[w], piece[v], piece[x]}) == 4:

@@ -42,7 +42,7 @@ def encode_tiling(problem: TilingProblem, break_symmetry: bool = True, cardinali
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
     # key index: cell -> side -> key -> [(var, piece)]
-    index = [[{} for _ in range(4)] for _ in range(cells)]
+    index: list[list[dict]] = [[{} for _ in range(4)] for _ in range(cells)]
     for cell in range(cells):
         for i, v in var[cell].items():
             variant = variants[i]

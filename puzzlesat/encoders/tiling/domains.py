@@ -4,7 +4,13 @@ A variant survives in a cell only if each inside side has, in the neighbouring c
 variant of another piece with the fitting key. This is enforced with a work queue (AC-3): each cell
 keeps, per side, which pieces offer each key, rebuilt when its domain shrinks, and a cell is revised
 only when a neighbour lost something. It removes most placements (edge and corner
-cells, impossible keys, then inwards) before any clause is written, for the encoder and the reference.
+cells, impossible keys, then inwards) before any clause is written, for both encoders (the references
+search from the rules and share none of it).
+
+Why a removed placement is in no solution: in every solution each inside side of a cell touches the
+side of the neighbouring cell's piece, another piece, and the two keys are equal; so a variant with no
+such partner left in the neighbour's domain cannot stand there. Removing it from a domain never removes
+a solution, and a solution's placements therefore stay in every domain as others are removed.
 """
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from .symmetry import SymmetryBreaking, breaking, freest_piece
 
 
 def _initial(problem: TilingProblem) -> list[list[int]]:
-    """Border rules, and every inside side must fit some other piece somewhere (a global first cut)."""
+    """Border rules (a side on the border must be allowed there), and every inside side must fit the
+    side of some other piece's variant anywhere (a global first cut of the argument above)."""
     variants = problem.variants
     offered: list[dict] = [{} for _ in range(4)]  # side -> key -> pieces offering it on that side
     for v in variants:
@@ -60,6 +67,12 @@ def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
             elif seen != piece:
                 offered[key] = SEVERAL
     return per_side
+
+
+def clear_caches() -> None:
+    """Forget the per-problem anchoring and symmetry breaking (benchmarks time them cold)."""
+    anchoring.cache_clear()
+    _unanchored_breaking.cache_clear()
 
 
 def symmetry_breaking(problem: TilingProblem) -> SymmetryBreaking:

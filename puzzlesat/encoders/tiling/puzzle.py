@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Hashable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.encoding import Encoding
 from ...core.puzzle import Puzzle
@@ -17,7 +17,7 @@ from .smt import decode_tiling_smt, encode_tiling_smt
 class TilingPuzzle(Puzzle):
     encodings = ("cnf", "smt")
     #: both encodings place pieces over the same pruned, anchored domains with the same symmetry breaking
-    shared_steps = {"cnf": "pruned", "smt": "pruned"}
+    shared_steps: ClassVar[dict[str, str]] = {"cnf": "pruned", "smt": "pruned"}
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
     count_labels: tuple[str, str]
 

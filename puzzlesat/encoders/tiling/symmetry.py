@@ -41,7 +41,7 @@ class SymmetryBreaking:
 
 
 def breaking(problem: TilingProblem, piece: int, placements: Iterable[Placement],
-             rank: Callable[[Placement], object] = lambda placement: placement) -> SymmetryBreaking:
+             rank: Callable[[Placement], tuple[int, int]] = lambda placement: placement) -> SymmetryBreaking:
     """Break G with ``piece`` first. ``placements`` must contain every placement of ``piece`` that any
     assembly uses (it may contain more); of each orbit the one of least ``rank`` is kept."""
     maps = problem.placement_maps()
@@ -83,7 +83,7 @@ def _orbit(maps: list[tuple[list[int], list[int]]], group: list[int], placement:
 
 
 def _transversal(maps: list[tuple[list[int], list[int]]], group: list[int], placements: Iterable[Placement],
-                 rank: Callable[[Placement], object]) -> list[tuple[Placement, list[int]]]:
+                 rank: Callable[[Placement], tuple[int, int]]) -> list[tuple[Placement, list[int]]]:
     """One placement per orbit under ``group`` (the least ranked of the given ones), with its stabiliser."""
     given = sorted(set(placements), key=rank)
     covered: set[Placement] = set()
