@@ -90,7 +90,7 @@ def test_aquarium_against_brute_force(part):
         assert {tuple(s.lines()) for s in found} <= expected and len(found) == min(2, len(expected)), where
 
 
-AMPHIPOD_SHAPES = [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1), (5, 1)]
+AMPHIPOD_SHAPES = [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (2, 4), (3, 1), (3, 2), (4, 1), (5, 1)]
 
 
 @pytest.mark.parametrize("part", range(CHUNKS))
@@ -106,7 +106,8 @@ def test_amphipod_against_brute_force(part):
         instance = puzzle.parse(text, f"amphipod-seed-{seed}", unfold=False)
         where = f"seed {seed}:\n{text}"
         runs = [("pysat:glucose4", "events", "rc2"), ("pysat:cadical195", "events", "rc2"),
-                ("pysat:cadical195", "unroll", "descent"), ("z3", "smt", "z3")]
+                ("pysat:cadical195", "unroll", "descent"), ("pysat:glucose4", "unroll", "descent"),
+                ("z3", "smt", "z3")]
         for backend, kind, method in runs:
             report = solve(puzzle, instance, backend, kind, method=method)
             assert report.status == ("UNSAT" if expected is None else "SAT"), f"{backend} {kind} {where}"
@@ -118,7 +119,7 @@ def test_amphipod_against_brute_force(part):
 
 @pytest.mark.parametrize("part", range(CHUNKS))
 def test_dice_against_brute_force(part):
-    """Part 1 and both players' universes from D4 on the split, Ganak on the whole game, the Z3
+    """Part 1 and both players' universes from D4 and Ganak on both counting encodings, the Z3
     recurrence, enumeration and the reference DP, against playing every universe out."""
     puzzle = get_puzzle("dice")
     done = 0
@@ -139,7 +140,8 @@ def test_dice_against_brute_force(part):
         expected = {"part1": part1, "part2": max(wins), "wins": list(wins)}
         instance = puzzle.parse(text, f"dice-seed-{seed}", **options)
         where = f"seed {seed}: {options} {starts}"
-        for backend, kind in (("d4", "split"), ("ganak", "count"), ("z3", None), ("pysat:glucose4", "count")):
+        for backend, kind in (("d4", "split"), ("d4", "count"), ("ganak", "split"), ("ganak", "count"), ("z3", None),
+                              ("pysat:glucose4", "count")):
             report = solve(puzzle, instance, backend, kind)
             assert {k: report.answers[k] for k in expected} == expected, f"{backend} {where}"
         assert puzzle.reference(instance, 1)[0].answers() == expected, where
