@@ -1,7 +1,8 @@
 """Differential tests: every encoding on two backends, and the reference, against brute force written
 from the rules (``tests/brute``), on random tiny instances of every puzzle. ``PUZZLESAT_CASES`` sets
-the number of cases per puzzle (CI: 200; ``make fuzz``: 10,000); the seeds are fixed, so a failure
-names the case that reproduces it."""
+the number of cases per puzzle (CI: 200; ``make fuzz``: 10,000) and ``PUZZLESAT_FIRST_CASE`` where to
+start (so that a long run can be resumed or split); the seeds are fixed, so a failure names the case
+that reproduces it."""
 from __future__ import annotations
 
 import os
@@ -15,6 +16,7 @@ from puzzlesat.solving import count, solve
 from .brute import amphipod, aquarium, dice, tiling
 
 CASES = int(os.environ.get("PUZZLESAT_CASES", "200"))
+FIRST_CASE = int(os.environ.get("PUZZLESAT_FIRST_CASE", "0"))
 #: per test, how many chunks the cases are split into (so that pytest-xdist spreads them)
 CHUNKS = 4
 
@@ -24,8 +26,9 @@ JIGSAW_SHAPES = [(1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (2, 2), (1, 4), (4, 1)]
 
 
 def chunk(seed_base: int, part: int) -> range:
-    size = -(-CASES // CHUNKS)
-    return range(seed_base + part * size, seed_base + min(CASES, (part + 1) * size))
+    size = -(-(CASES - FIRST_CASE) // CHUNKS)
+    start = FIRST_CASE + part * size
+    return range(seed_base + start, seed_base + min(CASES, start + size))
 
 
 def tiling_counts(puzzle, instance) -> dict[str, tuple[int, int]]:
@@ -122,20 +125,17 @@ def test_dice_against_brute_force(part):
     """Part 1 and both players' universes from D4 and Ganak on both counting encodings, the Z3
     recurrence, enumeration and the reference DP, against playing every universe out."""
     puzzle = get_puzzle("dice")
-    done = 0
-    seed = 400_000 + part * 1_000_000
-    wanted = len(chunk(0, part))
-    while done < wanted:
-        seed += 1
+    for seed in chunk(400_000, part):
         rng = random.Random(seed)
-        text, options = dice.random_game(rng)
-        starts = dice.parse(text)
-        try:
-            wins = dice.universes(starts, options["track"], options["sides"], options["rolls"], options["target"],
-                                  most=20_000)
-        except dice.TooMany:
-            continue  # too big for brute force: another game
-        done += 1
+        while True:  # games too big for brute force are drawn again from the same generator
+            text, options = dice.random_game(rng)
+            starts = dice.parse(text)
+            try:
+                wins = dice.universes(starts, options["track"], options["sides"], options["rolls"],
+                                      options["target"], most=20_000)
+                break
+            except dice.TooMany:
+                continue
         part1 = dice.part1(starts, options["track"], options["rolls"], options["det_sides"], options["det_target"])
         expected = {"part1": part1, "part2": max(wins), "wins": list(wins)}
         instance = puzzle.parse(text, f"dice-seed-{seed}", **options)
