@@ -23,6 +23,7 @@ from typing import Any
 
 from .backends import get_backend
 from .core.errors import PuzzlesatError
+from .core.processes import die_with_parent
 from .core.puzzle import Puzzle
 from .core.timing import Stopwatch
 from .encoders import get_puzzle
@@ -173,6 +174,7 @@ def run_all(runs: list[Run], work: Callable[[Run], Sample], jobs: int, timeout: 
 
 
 def _child(sender: Connection, work: Callable[[Run], Sample], run: Run) -> None:
+    die_with_parent()
     os.setpgid(0, 0)  # its own process group, so that a kill also reaches its solver processes (portfolio)
     try:
         sample = work(run)

@@ -138,7 +138,7 @@ def test_missing_file_unknown_backend_missing_binary_timeout(run_cli, tmp_path):
     big = tmp_path / "big.txt"
     assert run_cli("generate", "aquarium", "--size", "30", "--seed", "2", "-o", str(big))[0] == 0
     code, _, err = run_cli("solve", "aquarium", str(big), "--timeout", "0.0001")
-    assert code == 2 and "time limit" in err and err.count("\n") == 1
+    assert code == 4 and "time limit" in err and err.count("\n") == 1
 
 
 def test_failed_export_leaves_no_file(run_cli, tmp_path):

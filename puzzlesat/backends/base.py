@@ -22,6 +22,7 @@ from typing import Any
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
+from ..core.processes import die_with_parent
 from ..core.result import Result, Status
 from ..core.timing import Deadline
 
@@ -263,6 +264,7 @@ def _stop(receiver: Any, process: Any) -> None:
 
 
 def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
+    die_with_parent()
     try:
         sender.send(("ok", fn()))
     except BaseException as exc:  # report anything, the parent turns it into an error
@@ -270,6 +272,7 @@ def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
 
 
 def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
+    die_with_parent()
     try:
         for item in items():
             sender.send(("item", item))

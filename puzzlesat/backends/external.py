@@ -14,6 +14,7 @@ import time
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel
+from ..core.processes import die_with_parent
 from ..core.result import Result, Status
 from ..formats.dimacs import parse_solver_output, to_dimacs, violated_clause
 from .base import Backend, Session, register_prefix
@@ -55,7 +56,7 @@ class ExternalSession(Session):
             start = time.perf_counter()
             try:
                 proc = subprocess.run([self.backend.binary, path], capture_output=True, text=True,
-                                      timeout=timeout, stdin=subprocess.DEVNULL)
+                                      timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
             except subprocess.TimeoutExpired:
                 raise SolverTimeout(name, timeout or 0.0) from None
             except OSError as exc:

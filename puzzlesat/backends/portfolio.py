@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
+from ..core.processes import die_with_parent
 from ..core.result import Result
 from .base import Backend, Session, get_backend, register_prefix
 
@@ -139,6 +140,7 @@ class _Worker:
 def _serve(conn: Connection, worker: _Worker) -> None:
     """Worker process: run the one call, or keep one session and answer requests until killed.
     Ctrl-C is the parent's to handle (it kills the workers), so workers ignore it and stay quiet."""
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     member = worker.member
     try:

@@ -1,38 +1,30 @@
 """The ``puzzlesat`` command line (click). Each command lives in its own module."""
 from __future__ import annotations
 
-import os
 import sys
 
 import click
 
-from ..core.errors import PuzzlesatError
+from .supervised import EscapingStderr, run_reported
 
 
 class _Group(click.Group):
-    """Turns every expected failure into one line on stderr and a non-zero exit code."""
+    """Turns every expected failure into one line on stderr and its exit code (README, "Exit codes")."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> None:
+        sys.exit(run_reported(lambda: super(_Group, self).invoke(ctx)))
+
+    def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """Click's own usage errors quote the arguments: print them with control characters escaped."""
         try:
-            return super().invoke(ctx)
-        except PuzzlesatError as exc:
-            _fail(str(exc), 2)
-        except KeyboardInterrupt:
-            _fail("interrupted", 130)
-        except BrokenPipeError:
-            sys.stderr.close()
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show(file=EscapingStderr())  # type: ignore[arg-type]
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
             sys.exit(1)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
-            raise
-        except Exception as exc:  # a bug: still one line, with PUZZLESAT_DEBUG=1 for the traceback
-            if os.environ.get("PUZZLESAT_DEBUG"):
-                raise
-            _fail(f"internal error: {type(exc).__name__}: {exc} (set PUZZLESAT_DEBUG=1 for details)", 3)
-
-
-def _fail(message: str, code: int) -> None:
-    click.echo(f"puzzlesat: error: {message}", err=True)
-    sys.exit(code)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

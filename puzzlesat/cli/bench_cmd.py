@@ -18,12 +18,13 @@ from ..bench import (
     to_markdown,
 )
 from ..core.errors import PuzzlesatError
-from ..core.files import write_bytes_atomic, write_text_atomic
+from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
 from ..encoders import PUZZLES
 from .options import backend_list, format_seconds
+from .supervised import SupervisedCommand
 
 
-@click.command("bench")
+@click.command("bench", cls=SupervisedCommand, deadline=None, inputs=())
 @click.option("--puzzle", type=click.Choice(PUZZLES), default=None, help="Only this puzzle (default: all five).")
 @click.option("--backends", default=None,
               help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
@@ -54,11 +55,14 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     """
     if directory and not puzzle:
         raise PuzzlesatError("--instances needs --puzzle (which puzzle the files are)")
+    # the outputs' places are checked before the runs, so that no result is lost at the end
+    check_writable(out)
+    if plot_path:
+        check_writable(str(Path(plot_path).parent))
     runs = plan([puzzle] if puzzle else list(PUZZLES), directory, backend_list(backends) if backends else None, repeat)
     with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
         samples = run_all(runs, measure, jobs, timeout, lambda sample: bar.update(1))
     rows = summarize(samples)
-    Path(out).mkdir(parents=True, exist_ok=True)
     write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples), indent=1) + "\n")
     write_text_atomic(str(Path(out) / "bench.csv"), to_csv(rows))
     if plot_path:

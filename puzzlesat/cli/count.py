@@ -23,9 +23,10 @@ from .options import (
     reading,
     timeout_option,
 )
+from .supervised import SupervisedCommand
 
 
-@click.command("count")
+@click.command("count", cls=SupervisedCommand)
 @common(puzzle_argument, instance_input, backend_option, cnf_options, timeout_option, json_option)
 @click.option("--list", "list_all", is_flag=True, help="Print every solution.")
 def command(

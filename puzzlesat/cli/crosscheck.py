@@ -30,9 +30,10 @@ from .options import (
     puzzle_argument,
     reading,
 )
+from .supervised import SupervisedCommand
 
 
-@click.command("crosscheck")
+@click.command("crosscheck", cls=SupervisedCommand, deadline=None)
 @common(puzzle_argument, instance_input)
 @click.option(
     "--backends", default=None, help="Comma-separated backend names, a portfolio written portfolio:A+B "

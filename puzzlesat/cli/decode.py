@@ -25,11 +25,13 @@ from .options import (
     picture_options,
     puzzle_argument,
     reading,
+    timeout_option,
     write_pictures,
 )
+from .supervised import SupervisedCommand
 
 
-@click.command("decode")
+@click.command("decode", cls=SupervisedCommand, inputs=("file", "model_path"))
 @common(puzzle_argument, instance_input)
 @click.option(
     "--model",
@@ -43,6 +45,7 @@ from .options import (
 @cnf_options
 @json_option
 @picture_options
+@timeout_option
 def command(
     puzzle: str,
     file: str,
@@ -54,6 +57,7 @@ def command(
     as_json: bool,
     png: str | None,
     svg: str | None,
+    timeout: float | None,
     **read: Any,
 ) -> None:
     """Decode a solver's model of the DIMACS exported from FILE (same options as the export), and check it.
@@ -72,7 +76,8 @@ def command(
     with watch.phase("encode"):
         kind = exported_kind(spec, "dimacs", kind)
         encoding = spec.encode(instance, kind, **export_options(spec, "dimacs", player, cardinality, pb))
-    status, literals = parse_solver_output(read_text(model_path), model_path)
+    with watch.phase("parse"):
+        status, literals = parse_solver_output(read_text(model_path), model_path)
     report = Report(puzzle, file, f"decode:{model_path}", kind, status.value, size=encoding.size(), times=watch.times)
     if status == Status.SAT:
         bad = [lit for lit in literals if abs(lit) > encoding.num_vars]

@@ -7,8 +7,9 @@ from typing import Any
 import click
 
 from ..core.errors import PuzzlesatError
-from ..core.files import write_text_atomic
+from ..core.files import publish, write_text_atomic, writes_a_file
 from ..core.puzzle import Puzzle
+from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf, variable_map_json
 from ..formats.smt2 import to_smt2
@@ -21,7 +22,9 @@ from .options import (
     instance_input,
     puzzle_argument,
     reading,
+    timeout_option,
 )
+from .supervised import SupervisedCommand
 
 
 def exported_kind(spec: Puzzle, fmt: str, kind: str | None) -> str:
@@ -49,7 +52,7 @@ player_option = click.option("--player", type=click.IntRange(1, 2), default=1, s
                              help="Dice: whose winning universes the counting formula describes.")
 
 
-@click.command("export")
+@click.command("export", cls=SupervisedCommand)
 @common(puzzle_argument, instance_input)
 @click.option(
     "-o",
@@ -64,6 +67,7 @@ player_option = click.option("--player", type=click.IntRange(1, 2), default=1, s
 @encoding_option
 @player_option
 @cnf_options
+@timeout_option
 def command(
     puzzle: str,
     file: str,
@@ -73,6 +77,7 @@ def command(
     player: int,
     cardinality: str | None,
     pb: str | None,
+    timeout: float | None,
     **read: Any,
 ) -> None:
     """Write the encoding of FILE for an external solver.
@@ -85,16 +90,19 @@ def command(
       puzzlesat export amphipod instances/aoc/2021-23/example.txt --format wcnf -o burrow.wcnf
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file, None, **reading(read))
+    watch = Stopwatch()
+    instance = load(spec, file, watch, **reading(read))
     title = f"puzzlesat {puzzle} {file}"
     kind = exported_kind(spec, fmt, kind)
-    encoding = spec.encode(instance, kind, **export_options(spec, fmt, player, cardinality, pb))
+    with watch.phase("encode"):
+        encoding = spec.encode(instance, kind, **export_options(spec, fmt, player, cardinality, pb))
     if fmt == "wcnf" and not encoding.soft:
         raise PuzzlesatError(f"--format wcnf: {puzzle}'s {kind} encoding has no soft clauses (nothing to optimise)")
     text = {"dimacs": to_dimacs, "wcnf": to_wcnf, "mcc": to_mcc, "smt2": to_smt2}[fmt](encoding, title)
-    if fmt != "smt2" and output != "-":
-        write_text_atomic(output + ".vars.json", variable_map_json(encoding, puzzle, file))
-    write_text_atomic(output, text)
+    if fmt != "smt2" and writes_a_file(output):  # the map goes beside a file, not beside a device or pipe
+        publish([(output, text.encode()), (output + ".vars.json", variable_map_json(encoding, puzzle, file).encode())])
+    else:
+        write_text_atomic(output, text)
     if output != "-":
         sizes = ", ".join(f"{v} {k}" for k, v in encoding.size().items())
         click.echo(f"wrote {output} ({fmt}: {sizes})", err=True)

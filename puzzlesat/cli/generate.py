@@ -4,13 +4,20 @@ from __future__ import annotations
 import click
 
 from ..core.files import write_text_atomic
+from ..core.supervisor import report_phase
+from .options import timeout_option
+from .supervised import SupervisedCommand
 
 output_option = click.option("-o", "--output", default="-", type=click.Path(dir_okay=False, allow_dash=True),
                              help="Output file (default: stdout).")
 seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same puzzle).")
 
 
-@click.group("generate")
+class _Generators(click.Group):
+    command_class = SupervisedCommand
+
+
+@click.group("generate", cls=_Generators)
 def command() -> None:
     """Generate puzzle instances (each subcommand has its own size options; same seed, same puzzle).
 
@@ -25,7 +32,8 @@ def command() -> None:
 @click.option("--size", type=click.IntRange(min=2), required=True, help="Grid size N (N x N).")
 @seed_option
 @output_option
-def aquarium(size: int, seed: int, output: str) -> None:
+@timeout_option
+def aquarium(size: int, seed: int, output: str, timeout: float | None) -> None:
     """An N x N aquarium with exactly one solution (proven by the SAT solver).
 
     \b
@@ -34,6 +42,7 @@ def aquarium(size: int, seed: int, output: str) -> None:
     """
     from ..encoders.aquarium.generate import generate
 
+    report_phase("generate")
     write_text_atomic(output, generate(size, seed))
 
 
@@ -44,7 +53,8 @@ def aquarium(size: int, seed: int, output: str) -> None:
               help="Edges that copy another edge's border (false leads for greedy matching).")
 @seed_option
 @output_option
-def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str) -> None:
+@timeout_option
+def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str, timeout: float | None) -> None:
     """A Jurassic Jigsaw input whose assembly is unique up to symmetry (proven by the solver).
 
     \b
@@ -53,6 +63,7 @@ def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str) -> None
     """
     from ..encoders.jigsaw.generate import generate
 
+    report_phase("generate")
     write_text_atomic(output, generate(size, tile, ambiguity, seed))
 
 
@@ -62,7 +73,8 @@ def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str) -> None
 @click.option("--types", type=click.IntRange(min=1), default=6, show_default=True, help="Tab types.")
 @seed_option
 @output_option
-def jig(rows: int, cols: int, types: int, seed: int, output: str) -> None:
+@timeout_option
+def jig(rows: int, cols: int, types: int, seed: int, output: str, timeout: float | None) -> None:
     """A random jig puzzle (it has at least the solution it was cut from).
 
     \b
@@ -71,6 +83,7 @@ def jig(rows: int, cols: int, types: int, seed: int, output: str) -> None:
     """
     from ..encoders.jig.generate import generate
 
+    report_phase("generate")
     write_text_atomic(output, generate(rows, cols, types, seed))
 
 
@@ -79,7 +92,8 @@ def jig(rows: int, cols: int, types: int, seed: int, output: str) -> None:
 @click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True, help="Slots per room.")
 @seed_option
 @output_option
-def amphipod(rooms: int, depth: int, seed: int, output: str) -> None:
+@timeout_option
+def amphipod(rooms: int, depth: int, seed: int, output: str, timeout: float | None) -> None:
     """A random amphipod burrow with a plan (solvability proven by the SAT solver). Solve it with
     --no-unfold unless it has 4 rooms.
 
@@ -89,6 +103,7 @@ def amphipod(rooms: int, depth: int, seed: int, output: str) -> None:
     """
     from ..encoders.amphipod.generate import generate
 
+    report_phase("generate")
     write_text_atomic(output, generate(rooms, depth, seed))
 
 
@@ -97,7 +112,8 @@ def amphipod(rooms: int, depth: int, seed: int, output: str) -> None:
               help="Track length (starts are drawn from 1..track; solve with the same --track).")
 @seed_option
 @output_option
-def dice(track: int, seed: int, output: str) -> None:
+@timeout_option
+def dice(track: int, seed: int, output: str, timeout: float | None) -> None:
     """Random starting positions for Dirac Dice (the game's other parameters are options of solve).
 
     \b
@@ -106,4 +122,5 @@ def dice(track: int, seed: int, output: str) -> None:
     """
     from ..encoders.dice.generate import generate
 
+    report_phase("generate")
     write_text_atomic(output, generate(track, seed))

@@ -29,7 +29,8 @@ encoding_option = click.option("--encoding", "kind",
                                                   "unroll and smt; dice counts part 2 by split (default for "
                                                   "exact counters) or count; the others have cnf and smt).")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                              help="Overall solver time limit in seconds.")
+                              help="Time limit in seconds of the whole command (reading, encoding, solving, checking); "
+                                   "its end is exit code 4.")
 method_option = click.option("--method", default=None,
                              type=click.Choice(["rc2", "rc2-stratified", "rc2-plain", "descent", "z3"]),
                              help="Optimisation method (amphipod): RC2 MaxSAT variants, SAT descent under a "

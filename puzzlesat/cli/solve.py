@@ -28,9 +28,10 @@ from .options import (
     timeout_option,
     write_pictures,
 )
+from .supervised import SupervisedCommand
 
 
-@click.command("solve")
+@click.command("solve", cls=SupervisedCommand)
 @common(puzzle_argument, instance_input, backend_option, encoding_option, cnf_options, timeout_option, json_option)
 @picture_options
 @method_option

@@ -1,12 +1,27 @@
-"""Errors that the CLI turns into one-line messages (never tracebacks).
+"""Errors that the CLI turns into one-line messages (never tracebacks), and the exit codes they end with.
 
-Every error a user can cause derives from :class:`PuzzlesatError`; its ``str`` is the whole message.
+Every error a user can cause derives from :class:`PuzzlesatError`; its ``str`` is the whole message and
+its ``exit_code`` the documented exit code (README, "Exit codes"; tests/test_limits.py pins them).
 """
 from __future__ import annotations
 
+#: the exit codes of every command; 130 and 143 are SIGINT and SIGTERM (128 + the signal's number)
+EXIT_OK = 0
+EXIT_NO_SOLUTION = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+EXIT_TIMEOUT = 4
+EXIT_OUT_OF_MEMORY = 5
+EXIT_DISK_FULL = 6
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+EXIT_TERMINATED = 143
+
 
 class PuzzlesatError(Exception):
-    """Base class of all expected, user-facing failures."""
+    """Base class of all expected, user-facing failures: bad input, bad options, a failing solver."""
+
+    exit_code = EXIT_BAD_INPUT
 
 
 class PuzzleFormatError(PuzzlesatError):
@@ -29,8 +44,23 @@ class BackendError(PuzzlesatError):
 class SolverTimeout(PuzzlesatError):
     """The time limit ran out before the solver answered."""
 
+    exit_code = EXIT_TIMEOUT
+
     def __init__(self, backend: str, seconds: float) -> None:
+        self.backend = backend
         super().__init__(f"{backend}: no answer within the time limit of {seconds:g} s")
+
+
+class OutOfMemory(PuzzlesatError):
+    """The command reached its memory limit (``--max-memory``)."""
+
+    exit_code = EXIT_OUT_OF_MEMORY
+
+
+class DiskFull(PuzzlesatError):
+    """An output could not be written for want of space (ENOSPC, EDQUOT)."""
+
+    exit_code = EXIT_DISK_FULL
 
 
 class CheckFailed(PuzzlesatError):

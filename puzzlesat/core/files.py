@@ -1,33 +1,77 @@
-"""Reading inputs and writing outputs safely: atomic writes, ``-`` for stdin/stdout."""
+"""Reading inputs and writing outputs safely.
+
+- Inputs are read whole, at most :data:`MAX_INPUT_BYTES` (``/dev/zero`` is refused, not swallowed), as
+  UTF-8 with or without a byte-order mark; ``-`` is stdin. Every input read is remembered, so that a
+  command never writes over its own input.
+- A regular output file is replaced atomically (a temporary file beside it, then a rename), so that an
+  interrupted run never leaves a half-written file; a symbolic link is followed and its target replaced,
+  the link kept. Anything else (``-``, a device such as ``/dev/null`` or ``/dev/full``, a FIFO,
+  ``/dev/stdout``) is written through: renaming over it would replace the device with a plain file.
+- Several outputs that belong together (an export and its variable map) are published together: all
+  written first, the stale companions removed, then renamed in order, so an interruption can leave a
+  companion missing but never one that disagrees with its file.
+- A full disk is :class:`DiskFull` (exit code 6), with the file named.
+"""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 import tempfile
 
-from .errors import PuzzlesatError
+from .errors import DiskFull, PuzzlesatError
+from .supervisor import announce_temp
+
+#: the largest input read (puzzle files and solver outputs alike): far above any real puzzle
+MAX_INPUT_BYTES = 64 << 20
+
+_inputs: set[tuple[int, int]] = set()
+_stdin_text: str | None = None
+
+
+def preload_stdin() -> None:
+    """Read stdin now (the supervisor does this before its worker starts: a worker in a background
+    process group could not read a terminal)."""
+    global _stdin_text
+    _stdin_text = _decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "-")
 
 
 def read_text(path: str) -> str:
     """Read a whole input file (``-`` = stdin) with a one-line error when it cannot be read."""
+    global _stdin_text
+    if path == "-":
+        if _stdin_text is None:
+            preload_stdin()
+        text, _stdin_text = _stdin_text or "", None
+        return text
     try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError
+            _inputs.add((info.st_dev, info.st_ino))
+            data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise PuzzlesatError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise PuzzlesatError(f"{path}: is a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise PuzzlesatError(f"{path}: not a UTF-8 text file (byte {exc.start})") from None
     except OSError as exc:
         raise PuzzlesatError(f"{path}: cannot read ({exc.strerror})") from None
+    return _decode(data, path)
+
+
+def _decode(data: bytes, path: str) -> str:
+    if len(data) > MAX_INPUT_BYTES:
+        raise PuzzlesatError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MiB, far beyond any puzzle input")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PuzzlesatError(f"{path}: not a UTF-8 text file (byte {exc.start})") from None
 
 
 def write_text_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, so that an interrupted or
-    failed run never leaves a half-written output. ``-`` writes to stdout."""
+    """Write ``text`` to ``path`` (see the module's rules); ``-`` writes to stdout."""
     if path == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -36,23 +80,91 @@ def write_text_atomic(path: str, text: str) -> None:
 
 
 def write_bytes_atomic(path: str, data: bytes) -> None:
-    """The atomic write behind :func:`write_text_atomic`, for binary files such as pictures."""
-    directory = os.path.dirname(os.path.abspath(path))
+    """The write behind :func:`write_text_atomic`, for binary files such as pictures."""
+    publish([(path, data)])
+
+
+def publish(outputs: list[tuple[str, bytes]]) -> None:
+    """Write files that belong together: every temporary file first, then the stale files removed
+    (all but the first), then the renames in order. Non-regular targets are written through."""
+    staged: list[tuple[str, str]] = []  # (temporary file, final path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".puzzlesat-", suffix=".tmp")
+        for path, data in outputs:
+            target = _target(path)
+            if target is None:
+                _write_through(path, data)
+            else:
+                staged.append((_stage(path, target, data), target))
+        for _, target in staged[1:]:
+            _remove(target)
+        for tmp, target in staged:
+            os.replace(tmp, target)
     except OSError as exc:
-        raise PuzzlesatError(f"{path}: cannot write ({exc.strerror})") from None
+        raise _write_error(outputs[0][0], exc) from None
+    finally:
+        for tmp, _ in staged:
+            _remove(tmp)
+
+
+def writes_a_file(path: str) -> bool:
+    """Whether writing ``path`` makes or replaces a regular file (not ``-``, a device or a FIFO)."""
+    return path != "-" and _target(path) is not None
+
+
+def check_writable(directory: str) -> None:
+    """Create ``directory`` if needed and prove that files can be written there (a command that writes
+    only at its end checks this first, so that a bad path does not cost the work)."""
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
+        os.makedirs(directory or ".", exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory or "."):
             pass
-        raise
+    except OSError as exc:
+        raise _write_error(directory, exc) from None
+
+
+def _target(path: str) -> str | None:
+    """Where an atomic write renames to (a link's target), or ``None`` to write through."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return os.path.realpath(path)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    if (info.st_dev, info.st_ino) in _inputs:
+        raise PuzzlesatError(f"{path}: is an input of this command; refusing to write over it")
+    return os.path.realpath(path)
+
+
+def _stage(path: str, target: str, data: bytes) -> str:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzlesat-", suffix=".tmp")
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    announce_temp(tmp)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
+    return tmp
+
+
+def _write_through(path: str, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _write_error(path: str, exc: OSError) -> PuzzlesatError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return DiskFull(f"{path}: cannot write: no space left on the device")
+    return PuzzlesatError(f"{path}: cannot write ({exc.strerror})")
 
 
 def _umask() -> int:

@@ -6,6 +6,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .supervisor import report_phase, time_left
+
 
 class Stopwatch:
     """Accumulates seconds per phase name; a phase may be entered several times."""
@@ -15,6 +17,8 @@ class Stopwatch:
 
     @contextmanager
     def phase(self, name: str) -> Iterator[None]:
+        """Time the block as phase ``name`` (and tell a supervisor, whose time-limit message names it)."""
+        report_phase(name)
         start = time.perf_counter()
         try:
             yield
@@ -26,9 +30,12 @@ class Stopwatch:
 
 
 class Deadline:
-    """What is left of one overall time limit, handed to each solver call in turn."""
+    """What is left of one overall time limit, handed to each solver call in turn. Inside a supervised
+    command the limit is also cut to what is left of the command's own (``--timeout`` bounds the whole
+    command), so that solver calls stop in time to say so themselves."""
 
     def __init__(self, seconds: float | None) -> None:
+        seconds = time_left(seconds)
         self.seconds = seconds
         self.end = None if seconds is None else time.perf_counter() + seconds
 

@@ -1,0 +1,162 @@
+"""How every command ends: one line on stderr and a documented exit code, under hard limits.
+
+:class:`SupervisedCommand` is the click command class of every command that does real work: it adds
+``--max-memory`` and runs the command in a supervised worker (:mod:`puzzlesat.core.supervisor`) whose
+time limit is the command's ``--timeout`` (crosscheck and bench, whose ``--timeout`` is per method or
+per run, have no whole-command limit). :func:`run_reported` maps every way a command can end to its
+message and exit code (README, "Exit codes").
+"""
+from __future__ import annotations
+
+import errno
+import os
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from ..core.errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_DISK_FULL,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OUT_OF_MEMORY,
+    PuzzlesatError,
+    SolverTimeout,
+)
+from ..core.files import preload_stdin
+from ..core.supervisor import Limits, format_bytes, limit_message, supervise
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escaped(text: str) -> str:
+    """``text`` safe for a terminal: control characters (escape sequences, CR, ...) from the input are
+    shown as ``\\xNN``, never sent raw; tabs and newlines stay."""
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
+def fail(message: str) -> None:
+    """Print one error line (its control characters and line breaks escaped)."""
+    click.echo(f"puzzlesat: error: {escaped(message).replace(chr(10), ' ')}", err=True)
+
+
+class EscapingStderr:
+    """A stderr for click's own usage errors, which quote the user's arguments."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(escaped(text))
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+def run_reported(work: Callable[[], Any]) -> int:
+    """Run ``work`` and return the exit code, after printing the one-line message of any failure."""
+    try:
+        work()
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, while it can still be reported
+        return 0
+    except SystemExit as exc:
+        sys.stdout.flush()
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except SolverTimeout as exc:
+        fail(limit_message(exc.backend, str(exc)))
+        return exc.exit_code
+    except PuzzlesatError as exc:
+        fail(str(exc))
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show(file=EscapingStderr())  # type: ignore[arg-type]
+        return exc.exit_code
+    except click.exceptions.Abort:
+        fail("aborted")
+        return 1
+    except KeyboardInterrupt:
+        fail("interrupted")
+        return EXIT_INTERRUPTED
+    except MemoryError:
+        fail("out of memory (raise --max-memory, or try a smaller instance)")
+        return EXIT_OUT_OF_MEMORY
+    except BrokenPipeError:
+        _silence_stdout()
+        fail("output closed before it was all written (broken pipe)")
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            return _internal(exc)
+        _silence_stdout()
+        fail("cannot write the output: no space left on the device")
+        return EXIT_DISK_FULL
+    except Exception as exc:  # a bug: still one line, with PUZZLESAT_DEBUG=1 for the traceback
+        return _internal(exc)
+
+
+def _internal(exc: Exception) -> int:
+    if os.environ.get("PUZZLESAT_DEBUG"):
+        raise exc
+    fail(f"internal error: {type(exc).__name__}: {exc} (set PUZZLESAT_DEBUG=1 for details)")
+    return EXIT_INTERNAL
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush of a broken or full stdout
+    does not print a second error."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+class MemorySize(click.ParamType):
+    """A byte count such as ``4G``, ``512M`` or ``100000000``, or ``none`` for no cap."""
+
+    name = "size"
+    _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | None:
+        if isinstance(value, int) or value is None:
+            return value
+        text = str(value).strip().upper().removesuffix("B").removesuffix("I")
+        if text == "NONE":
+            return None
+        match = re.fullmatch(r"(\d{1,15}(?:\.\d{1,6})?)([KMGT]?)", text)
+        if not match or float(match.group(1)) * self._UNITS[match.group(2)] < 64 << 20:
+            self.fail(f"{value!r} is not a memory size of at least 64M (e.g. 512M, 4G, none)", param, ctx)
+        return int(float(match.group(1)) * self._UNITS[match.group(2)])
+
+
+def default_memory() -> int | None:
+    """Half the machine's memory: room for the worker and a solver child at once, never swapping."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+class SupervisedCommand(click.Command):
+    """A command run in a supervised worker; ``deadline`` names the parameter whose value bounds the
+    whole command (``None``: no whole-command limit), ``inputs`` those that may read stdin (``-``)."""
+
+    def __init__(self, *args: Any, deadline: str | None = "timeout", inputs: tuple[str, ...] = ("file",),
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deadline = deadline
+        self.inputs = inputs
+        memory = default_memory()
+        self.params.append(click.Option(
+            ["--max-memory"], type=MemorySize(), default=memory, show_default=format_bytes(memory) if memory else "none",
+            help="Memory cap of the command (address space of each of its processes), e.g. 2G; 'none': no cap."))
+
+    def invoke(self, ctx: click.Context) -> Any:
+        memory = ctx.params.pop("max_memory")
+        seconds = ctx.params.get(self.deadline) if self.deadline else None
+        if any(ctx.params.get(name) == "-" for name in self.inputs):
+            preload_stdin()
+        limits = Limits(seconds, memory)
+        code = supervise(lambda: run_reported(lambda: click.Command.invoke(self, ctx)), limits, fail)
+        if code:
+            raise SystemExit(code)

@@ -1,0 +1,274 @@
+"""Every command runs in a supervised worker process, so that its limits hold whatever it is doing.
+
+Python cannot interrupt native solver code, and a process cannot always clean up after itself (the
+kernel's OOM killer, a SIGKILL, a signal that arrives inside C++). So the command line forks one
+*worker* per command, in a process group of its own, and stays behind as its *supervisor*:
+
+- **time**: the worker's own solver calls stop at the command's deadline (``time_left``) and say so;
+  if the worker is still running one second later (parsing, encoding, pruning: code that no solver
+  limit covers), the supervisor kills its whole process group and names the phase it was in;
+- **memory**: the worker's address space is capped with ``setrlimit`` (its children inherit the cap),
+  so exhaustion is a ``MemoryError`` (or a dead worker), reported in one line, never swapping;
+- **signals**: SIGINT, SIGTERM and SIGHUP reach the supervisor, which kills the worker's group (every
+  descendant also dies with its parent, see :mod:`.processes`) and exits 128 + the signal;
+- **files**: the worker's temporary files go to a scratch directory the supervisor removes, and the
+  temporary files of atomic writes beside their targets are announced to it (:func:`announce_temp`),
+  so no exit path leaves one behind.
+
+The worker tells the supervisor its phase and temporary files through a pipe; nothing else crosses.
+Library callers (no supervisor) get the same functions as no-ops.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .errors import EXIT_INTERNAL, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
+from .processes import die_with_parent, kill_group
+
+#: the supervisor kills a worker this long after the deadline it was given, which is the worker's own
+#: time to stop its solver calls and report (the "limit + 1 s" the README promises)
+GRACE = 1.0
+#: signals that end a command: the exit code is 128 + the number (130, 143, 129)
+ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a command may use. ``seconds`` bounds the whole command (``None``: no bound), ``memory``
+    the bytes of address space of the worker and of each of its children (``None``: no cap);
+    ``option`` is how the user set the time, for messages."""
+
+    seconds: float | None = None
+    memory: int | None = None
+    option: str = "--timeout"
+
+
+@dataclass
+class _WorkerState:
+    channel: int
+    limits: Limits
+    end: float | None
+    phase: str = "start"
+
+
+_WORKER: _WorkerState | None = None
+
+
+# --- the worker's side ---------------------------------------------------------------------------
+
+def time_left(seconds: float | None) -> float | None:
+    """The time a solver call may take: ``seconds`` (what the caller asked for), cut to what is left of
+    the command's deadline inside a supervised worker."""
+    if _WORKER is None or _WORKER.end is None:
+        return seconds
+    left = max(0.001, _WORKER.end - time.monotonic())
+    return left if seconds is None else min(seconds, left)
+
+
+def report_phase(name: str) -> None:
+    """Tell the supervisor which phase the command is in (named in a time-limit message)."""
+    if _WORKER is not None and _WORKER.phase != name:
+        _WORKER.phase = name
+        _send("phase", name)
+
+
+def announce_temp(path: str) -> None:
+    """Tell the supervisor about a temporary file outside the scratch directory (an atomic write's),
+    which it removes if the worker ends before renaming it."""
+    if _WORKER is not None:
+        _send("temp", os.path.abspath(path))
+
+
+def limit_message(backend: str, fallback: str) -> str:
+    """A solver call's timeout as the user sees it: the limit they gave, which ran out while solving
+    (``fallback``, the call's own message, outside a command with a time limit)."""
+    if _WORKER is None or _WORKER.limits.seconds is None:
+        return fallback
+    limits = _WORKER.limits
+    return f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
+
+
+def _send(kind: str, value: str) -> None:
+    assert _WORKER is not None
+    try:
+        os.write(_WORKER.channel, f"{kind}\t{value}\0".encode("utf-8", "surrogateescape"))
+    except OSError:  # the supervisor is gone: this process dies with it anyway
+        pass
+
+
+def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: str, supervisor: int) -> None:
+    """The forked worker: its own group, its limits, then the command; never returns."""
+    global _WORKER
+    code = EXIT_INTERNAL
+    try:
+        os.setpgid(0, 0)
+        die_with_parent(supervisor)
+        for number in ENDING_SIGNALS:
+            signal.signal(number, signal.SIG_DFL)
+        tempfile.tempdir = scratch
+        os.environ["TMPDIR"] = scratch  # external solver binaries put their files there too
+        if limits.memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (limits.memory, limits.memory))
+        end = None if limits.seconds is None else time.monotonic() + limits.seconds
+        _WORKER = _WorkerState(channel, limits, end)
+        code = run()
+    finally:
+        os._exit(code)
+
+
+# --- the supervisor's side -----------------------------------------------------------------------
+
+class _Signalled(BaseException):
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _raise_signalled(number: int, frame: object) -> None:
+    raise _Signalled(number)
+
+
+def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None]) -> int:
+    """Run ``run`` (which returns an exit code) in a worker under ``limits``; return the exit code.
+    ``fail`` prints a one-line error, for the ends only the supervisor sees. When stdout or stderr is
+    not a file descriptor (a test runner's captured streams, which a forked worker's output would not
+    reach), the command runs in this process, without the hard limits."""
+    if not _real_streams():
+        return run()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    scratch = tempfile.mkdtemp(prefix="puzzlesat-")
+    read_end, write_end = os.pipe()
+    supervisor = os.getpid()
+    previous = {number: signal.signal(number, _raise_signalled) for number in ENDING_SIGNALS}
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _worker_main(run, limits, write_end, scratch, supervisor)
+    os.close(write_end)
+    try:
+        os.setpgid(pid, pid)  # also done by the worker: whichever runs first, the group exists
+    except OSError:
+        pass
+    watch = _Watch(pid, read_end)
+    try:
+        return watch.until_done(limits, fail)
+    except _Signalled as signalled:
+        name = signal.Signals(signalled.number).name
+        fail({signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}.get(signalled.number, name)
+             + f" ({name}) in the {watch.phase} phase")
+        return 128 + signalled.number
+    finally:
+        for number in ENDING_SIGNALS:  # a second signal must not cut the clean-up short
+            signal.signal(number, signal.SIG_IGN)
+        watch.end()
+        shutil.rmtree(scratch, ignore_errors=True)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _real_streams() -> bool:
+    try:
+        sys.stdout.fileno()
+        sys.stderr.fileno()
+        return True
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return False
+
+
+class _Watch:
+    """The worker seen from the supervisor: its messages, its end, its clean-up."""
+
+    def __init__(self, pid: int, channel: int) -> None:
+        self.pid = pid
+        self.channel: int | None = channel
+        self.phase = "start"
+        self.temps: list[str] = []
+        self.status: int | None = None
+        self.pending = b""
+        self.pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
+
+    def until_done(self, limits: Limits, fail: Callable[[str], None]) -> int:
+        end = None if limits.seconds is None else time.monotonic() + limits.seconds + GRACE
+        while not self._reaped():
+            left = None if end is None else end - time.monotonic()
+            if left is not None and left <= 0:
+                fail(f"time limit of {limits.seconds:g} s ({limits.option}) reached in the {self.phase} phase")
+                return EXIT_TIMEOUT
+            self._wait(left)
+        self._read()
+        code = os.waitstatus_to_exitcode(self.status or 0)
+        if code >= 0:
+            return code
+        name = signal.Signals(-code).name
+        if -code in (signal.SIGKILL, signal.SIGABRT):  # the OOM killer; a native allocation that failed
+            cap = f" (--max-memory {format_bytes(limits.memory)})" if limits.memory else ""
+            fail(f"the command's process was killed ({name}) in the {self.phase} phase: out of memory?{cap}")
+            return EXIT_OUT_OF_MEMORY
+        fail(f"internal error: the command's process died ({name}) in the {self.phase} phase")
+        return EXIT_INTERNAL
+
+    def _wait(self, left: float | None) -> None:
+        watched = [fd for fd in (self.channel, self.pidfd) if fd is not None]
+        # without a pidfd (not Linux), the worker's end is noticed by polling
+        step = left if self.pidfd is not None else min(0.05, left if left is not None else 0.05)
+        ready, _, _ = select.select(watched, [], [], None if step is None else max(0.0, step))
+        if self.channel in ready:
+            self._read()
+
+    def _read(self) -> None:
+        if self.channel is None:
+            return
+        while select.select([self.channel], [], [], 0)[0]:
+            data = os.read(self.channel, 65536)
+            if not data:
+                os.close(self.channel)
+                self.channel = None
+                break
+            self.pending += data
+        *messages, self.pending = self.pending.split(b"\0")
+        for message in messages:
+            kind, _, value = message.decode("utf-8", "surrogateescape").partition("\t")
+            if kind == "phase":
+                self.phase = value
+            elif kind == "temp":
+                self.temps.append(value)
+
+    def _reaped(self) -> bool:
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+        return self.status is not None
+
+    def end(self) -> None:
+        """Kill whatever is left of the worker's group, reap the worker, remove its temporary files."""
+        kill_group(self.pid)
+        if self.status is None:
+            _, self.status = os.waitpid(self.pid, 0)
+        self._read()
+        for fd in (self.channel, self.pidfd):
+            if fd is not None:
+                os.close(fd)
+        self.channel = self.pidfd = None
+        for path in self.temps:
+            try:
+                os.unlink(path)
+            except OSError:  # renamed into place, or never created
+                pass
+
+
+def format_bytes(count: int) -> str:
+    for unit, size in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if count >= size:
+            return f"{count / size:g}{unit}"
+    return str(count)
