@@ -51,9 +51,8 @@ def test_unsat(name):
 @pytest.mark.parametrize("name", ["pysat:cadical195", "pysat:kissat404", "pysat:lingeling", "z3"] + EXTERNAL[:1])
 def test_timeout_is_enforced(name):
     hard = Encoding("cnf", clauses=PHP(12).clauses)
-    with get_backend(name).open(hard) as session:
-        with pytest.raises(SolverTimeout):
-            session.solve(timeout=0.3)
+    with get_backend(name).open(hard) as session, pytest.raises(SolverTimeout):
+        session.solve(timeout=0.3)
 
 
 def test_aliases_and_unknown_names():

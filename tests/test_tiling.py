@@ -91,7 +91,7 @@ def test_count_command(run_cli):
 def test_count_timeout_names_the_given_limit(run_cli):
     """Both counts share one limit that also covers their encodes; the message names the limit given."""
     code, out, err = run_cli("count", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"), "--timeout", "1")
-    assert code == 2 and not out
+    assert code == 4 and not out
     assert err.strip() == "puzzlesat: error: pysat:glucose4: no answer within the time limit of 1 s"
 
 def test_jig_rendering_reads_back():

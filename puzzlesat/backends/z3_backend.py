@@ -20,7 +20,8 @@ def cnf_to_smtlib(clauses: list[list[int]]) -> str:
     lines = [f"(declare-const x{v} Bool)" for v in used]
     for clause in clauses:
         lits = [f"x{lit}" if lit > 0 else f"(not x{-lit})" for lit in clause]
-        lines.append(f"(assert (or {' '.join(lits)}))" if len(lits) != 1 else f"(assert {lits[0]})")
+        # an empty clause is false: "(or)" is no SMT-LIB term
+        lines.append(f"(assert (or {' '.join(lits)}))" if len(lits) > 1 else f"(assert {lits[0] if lits else 'false'})")
     return "\n".join(lines)
 
 
@@ -55,7 +56,8 @@ class Z3Session(Session):
 
     def add_clause(self, clause: list[int]) -> None:
         z3 = self.z3
-        self.solver.add(z3.Or([z3.Bool(f"x{lit}") if lit > 0 else z3.Not(z3.Bool(f"x{-lit}")) for lit in clause]))
+        literals = [z3.Bool(f"x{lit}") if lit > 0 else z3.Not(z3.Bool(f"x{-lit}")) for lit in clause]
+        self.solver.add(z3.Or(literals) if literals else z3.BoolVal(False))
 
     def add_smt_block(self, model: SmtModel) -> None:
         z3 = self.z3

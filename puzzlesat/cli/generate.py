@@ -47,8 +47,8 @@ def aquarium(size: int, seed: int, output: str, timeout: float | None) -> None:
 
 
 @command.command("jigsaw")
-@click.option("--size", type=click.IntRange(min=1), required=True, help="Tiles per side (N x N tiles).")
-@click.option("--tile", type=click.IntRange(min=3), default=10, show_default=True, help="Tile side in cells.")
+@click.option("--size", type=click.IntRange(1, 60), required=True, help="Tiles per side (N x N tiles).")
+@click.option("--tile", type=click.IntRange(3, 30), default=10, show_default=True, help="Tile side in cells.")
 @click.option("--ambiguity", type=click.IntRange(min=0), default=0, show_default=True,
               help="Edges that copy another edge's border (false leads for greedy matching).")
 @seed_option

@@ -12,6 +12,7 @@ import errno
 import os
 import re
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,13 @@ from ..core.errors import (
     SolverTimeout,
 )
 from ..core.files import preload_stdin
-from ..core.supervisor import Limits, format_bytes, limit_message, supervise
+from ..core.supervisor import (
+    Limits,
+    format_bytes,
+    limit_message,
+    memory_message,
+    supervise,
+)
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -80,7 +87,7 @@ def run_reported(work: Callable[[], Any]) -> int:
         fail("interrupted")
         return EXIT_INTERRUPTED
     except MemoryError:
-        fail("out of memory (raise --max-memory, or try a smaller instance)")
+        fail(memory_message())
         return EXIT_OUT_OF_MEMORY
     except BrokenPipeError:
         _silence_stdout()
@@ -98,7 +105,8 @@ def run_reported(work: Callable[[], Any]) -> int:
 
 def _internal(exc: Exception) -> int:
     if os.environ.get("PUZZLESAT_DEBUG"):
-        raise exc
+        traceback.print_exception(exc)
+        return EXIT_INTERNAL
     fail(f"internal error: {type(exc).__name__}: {exc} (set PUZZLESAT_DEBUG=1 for details)")
     return EXIT_INTERNAL
 

@@ -35,8 +35,8 @@ from .errors import EXIT_INTERNAL, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
 from .processes import die_with_parent, kill_group
 
 #: the supervisor kills a worker this long after the deadline it was given, which is the worker's own
-#: time to stop its solver calls and report (the "limit + 1 s" the README promises)
-GRACE = 1.0
+#: time to stop its solver calls and report (the start of the process and this grace stay within the "limit + 1 s" the README promises)
+GRACE = 0.5
 #: signals that end a command: the exit code is 128 + the number (130, 143, 129)
 ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -95,6 +95,14 @@ def limit_message(backend: str, fallback: str) -> str:
         return fallback
     limits = _WORKER.limits
     return f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
+
+
+def memory_message() -> str:
+    """Memory exhaustion as the user sees it: the phase it happened in and the cap they can raise."""
+    if _WORKER is None or _WORKER.limits.memory is None:
+        return "out of memory"
+    return (f"out of memory in the {_WORKER.phase} phase "
+            f"(--max-memory {format_bytes(_WORKER.limits.memory)}: raise it, or try a smaller instance)")
 
 
 def _send(kind: str, value: str) -> None:

@@ -87,8 +87,8 @@ def parse_solver_output(text: str, path: str) -> tuple[Status, list[int]]:
             status = _STATUS[word]
         elif line.startswith("v ") or line == "v":
             for token in line[1:].split():
-                if not re.fullmatch(r"-?\d+", token):
-                    raise PuzzlesatError(f"{path}:{number}: '{token}' is not a literal")
+                if not re.fullmatch(r"-?\d{1,10}", token):  # DIMACS variables are below 2^31
+                    raise PuzzlesatError(f"{path}:{number}: '{token[:20]}' is not a literal")
                 lit = int(token)
                 if lit == 0:
                     ended = True

@@ -35,7 +35,13 @@ class AquariumInstance:
         return f"{counts};{','.join(str(g) for line in self.regions for g in line)}"
 
 
-_INT = re.compile(r"\d+")
+#: at most 9 digits: larger numbers are no grid size or count (and Python refuses over 4,300)
+_INT = re.compile(r"\d{1,9}")
+
+
+#: the largest grid side accepted (README, "Limits"): a 200x200 grid is 80,000 variables and encodes in
+#: seconds; beyond that the solve is out of any reasonable time limit
+MAX_SIDE = 200
 
 
 def _numbers(text: str, start: int, sep: str, what: str, path: str) -> list[int]:
@@ -45,7 +51,7 @@ def _numbers(text: str, start: int, sep: str, what: str, path: str) -> list[int]
         stripped = token.strip()
         if not _INT.fullmatch(stripped):
             shown = stripped if stripped else "(empty)"
-            raise PuzzleFormatError(path, 1, col + 1, f"{what} '{shown}' is not a non-negative integer")
+            raise PuzzleFormatError(path, 1, col + 1, f"{what} '{shown}' is not a non-negative integer (of at most 9 digits)")
         values.append(int(stripped))
         col += len(token) + 1
     return values
@@ -71,6 +77,8 @@ def parse(text: str, path: str) -> AquariumInstance:
     n = len(counts) // 2
     if n == 0:
         raise PuzzleFormatError(path, 1, 1, "no counts")
+    if n > MAX_SIDE:
+        raise PuzzleFormatError(path, 1, 1, f"a {n}x{n} grid is over this toolkit's limit of {MAX_SIDE}x{MAX_SIDE}")
     if len(regions) != n * n:
         raise PuzzleFormatError(path, 1, len(head) + 2,
                                 f"{len(regions)} region ids for a {n}x{n} grid: expected {n * n}")

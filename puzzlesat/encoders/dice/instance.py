@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from ...core.errors import PuzzleFormatError, PuzzlesatError
 
-_LINE = re.compile(r"^Player (\d+) starting position: *(-?\d+)$")
+#: numbers of at most 9 digits: a longer one is no position (and Python refuses over 4,300 digits)
+_LINE = re.compile(r"^Player (\d{1,9}) starting position: *(-?\d{1,9})$")
 
 
 @dataclass(frozen=True)
@@ -19,9 +20,24 @@ class Game:
     det_target: int = 1000
 
     def check(self) -> None:
+        """Refuse, at once, games this toolkit cannot play: a turn's outcomes are enumerated
+        (``sides ** rolls`` of them), the formulas grow with the target times the track, and the
+        reference recurses once a turn (at most ``2 * target`` deep)."""
         for name, value in vars(self).items():
+            flag = f"--{name.replace('_', '-')}"
             if value < 1:
-                raise PuzzlesatError(f"--{name.replace('_', '-')} must be positive, got {value}")
+                raise PuzzlesatError(f"{flag} must be positive, got {value}")
+            if value > MAXIMA[name]:
+                raise PuzzlesatError(f"{flag} {value} is over this toolkit's limit of {MAXIMA[name]:,}")
+        if self.sides ** self.rolls > MAX_OUTCOMES:
+            raise PuzzlesatError(f"--sides {self.sides} --rolls {self.rolls}: {self.sides}^{self.rolls} outcomes a "
+                                 f"turn is over this toolkit's limit of {MAX_OUTCOMES:,}")
+
+
+#: the largest game parameters accepted (README, "Limits")
+MAXIMA = {"track": 100, "sides": 20, "rolls": 10, "target": 300, "det_sides": 1_000_000, "det_target": 1_000_000}
+#: the most outcomes of one turn (``sides ** rolls``)
+MAX_OUTCOMES = 100_000
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ Written from the puzzle text on its own: it shares no helper with the encoders (
 moves from ``rules.py``), so a mistake there cannot make both agree."""
 from __future__ import annotations
 
+import sys
 from functools import cache
 
 from .instance import DiceInstance
@@ -63,7 +64,14 @@ def dirac_wins(instance: DiceInstance) -> tuple[int, int]:
                 lost += ways * theirs
         return won, lost
 
-    one, two = wins(instance.starts[0], instance.starts[1], 0, 0)
+    # every turn scores at least 1, so the recursion is at most 2 * target turns deep (two frames a
+    # turn with the cache): make room for it, and give the old limit back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * game.target + 1000))
+    try:
+        one, two = wins(instance.starts[0], instance.starts[1], 0, 0)
+    finally:
+        sys.setrecursionlimit(limit)
     return one, two
 
 

@@ -3,7 +3,7 @@ Positions are 1..track; a turn moves by the sum of ``rolls`` die values and scor
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import product
 
 from .instance import Game
@@ -37,12 +37,11 @@ def max_turns(game: Game) -> int:
     """The most turns one player can take before reaching the target (over every roll sequence), so
     every Dirac game ends within ``2 * max_turns`` turns: the horizon of the counting encoding."""
     sums = [s for s, _ in roll_sums(game.sides, game.rolls)]
-
-    @cache
-    def turns(position: int, score: int) -> int:
-        if score >= game.target:
-            return 0
-        return 1 + max(turns(advance(position, s, game.track), score + advance(position, s, game.track))
-                       for s in sums)
-
-    return max(turns(p, 0) for p in range(1, game.track + 1))
+    # turns[score][position], filled from the highest score down (a turn only raises the score), so
+    # no recursion: a target of 300 on a track of 1 is 300 turns deep
+    turns = [[0] * (game.track + 1) for _ in range(game.target + game.track + 1)]
+    for score in range(game.target - 1, -1, -1):
+        for position in range(1, game.track + 1):
+            landings = (advance(position, steps, game.track) for steps in sums)
+            turns[score][position] = 1 + max(turns[score + landed][landed] for landed in landings)
+    return max(turns[0][1:])

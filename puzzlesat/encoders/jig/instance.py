@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from ...core.errors import PuzzleFormatError
 
 Sides = tuple[int, int, int, int]
-_INT = re.compile(r"[+-]?\d+")
+#: at most 9 digits: larger numbers are no size or tab (and Python refuses over 4,300)
+_INT = re.compile(r"[+-]?\d{1,9}")
 
 
 @dataclass(frozen=True)
@@ -20,11 +21,16 @@ class JigInstance:
     source: str = field(default="", compare=False)
 
 
+#: the largest grid side accepted (README, "Limits"): a 50x50 jig is 2,500 pieces in 4 turns on
+#: 2,500 cells, some 25 M placement variables before pruning
+MAX_SIDE = 50
+
+
 def _ints(fields: list[str], path: str, number: int, line: str) -> list[int]:
     out = []
     for token in fields:
         if not _INT.fullmatch(token):
-            raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token}' is not an integer")
+            raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token[:20]}' is not an integer (of at most 9 digits)")
         out.append(int(token))
     return out
 
@@ -45,6 +51,9 @@ def parse(text: str, path: str) -> JigInstance:
             rows, cols = _ints(fields, path, number, raw)
             if rows < 1 or cols < 1:
                 raise PuzzleFormatError(path, number, 1, f"grid {rows}x{cols}: both sizes must be positive")
+            if rows > MAX_SIDE or cols > MAX_SIDE:
+                raise PuzzleFormatError(path, number, 1,
+                                        f"grid {rows}x{cols} is over this toolkit's limit of {MAX_SIDE} a side")
             continue
         if len(fields) != 5:
             raise PuzzleFormatError(path, number, 1, f"expected 5 fields 'ID TOP RIGHT BOTTOM LEFT', found {len(fields)}")

@@ -15,6 +15,10 @@ from .grids import orient
 from .solution import MONSTER, MONSTER_CELLS
 
 ATTEMPTS = 20
+#: the largest generated puzzles (README, "Limits"): tile ids have four digits (9,000 of them), and
+#: edge codes of more than 28 bits buy nothing
+MAX_SIZE = 60
+MAX_TILE = 30
 
 
 def _picture(side: int, rng: random.Random) -> list[list[str]]:
@@ -80,8 +84,8 @@ def generate(size: int, tile: int, ambiguity: int, seed: int) -> str:
     from . import PUZZLE
     from .instance import parse
 
-    if size < 1 or tile < 3 or ambiguity < 0:
-        raise PuzzlesatError("--size must be >= 1, --tile >= 3 and --ambiguity >= 0")
+    if not (1 <= size <= MAX_SIZE and 3 <= tile <= MAX_TILE and ambiguity >= 0):
+        raise PuzzlesatError(f"--size must be 1..{MAX_SIZE}, --tile 3..{MAX_TILE} and --ambiguity >= 0")
     rng = random.Random(seed)
     for _ in range(ATTEMPTS):
         text = scrambled(size, tile, ambiguity, rng)

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from ...core.errors import PuzzleFormatError
 
-_HEADER = re.compile(r"Tile (\d+):")
+#: tile ids of at most 9 digits (a longer number is no tile id, and Python refuses over 4,300 digits)
+_HEADER = re.compile(r"Tile (\d{1,9}):")
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,11 @@ class JigsawInstance:
     @property
     def size(self) -> int:
         return len(self.tiles[0])
+
+
+#: the largest inputs accepted (README, "Limits"): a 60x60 assembly of tiles at most 100 cells wide
+MAX_TILES = 3600
+MAX_TILE = 100
 
 
 def parse(text: str, path: str, rows: int | None = None, cols: int | None = None) -> JigsawInstance:
@@ -54,6 +60,8 @@ def parse(text: str, path: str, rows: int | None = None, cols: int | None = None
         current.append(line)
         tiles[-1] = tuple(current)
         size = len(tiles[0][0])
+        if size > MAX_TILE:
+            raise PuzzleFormatError(path, number, 1, f"tiles {size} wide: over this toolkit's limit of {MAX_TILE}")
         if len(line) != size:
             raise PuzzleFormatError(path, number, 1, f"row of length {len(line)}; tiles are {size} wide")
         if len(current) > size:
@@ -67,6 +75,8 @@ def parse(text: str, path: str, rows: int | None = None, cols: int | None = None
     if size < 3:
         raise PuzzleFormatError(path, header_line, 1, f"tiles of size {size}: need at least 3x3")
     count = len(tiles)
+    if count > MAX_TILES:
+        raise PuzzleFormatError(path, None, None, f"{count} tiles: over this toolkit's limit of {MAX_TILES}")
     if rows is None and cols is None:
         side = math.isqrt(count)
         if side * side != count:

@@ -28,6 +28,8 @@ from .symmetry import SymmetryBreaking, breaking, freest_piece
 #: patches of this side are built (when the grid allows): 4x4 leaves almost no false pairs on generated
 #: 50x50 jigsaws, where 2x2 and 3x3 patches leave too many to prove any corner
 PATCH = 4
+#: the most patches built at one size: past it, anchoring is given up (it only prunes, so this is sound)
+MAX_PATCHES = 1_000_000
 
 Patch = tuple[int, ...]  # k x k variants, row-major
 Sides = tuple[set[int], set[int], set[int], set[int]]  # per side (top, right, bottom, left): variants
@@ -74,7 +76,10 @@ def anchoring(problem: TilingProblem) -> Anchoring | None:
     patches: list[Patch] = []
     while not corners and k < size:
         k += 1
-        patches = _quads(problem, below, piece) if k == 2 else _larger(patches, k - 1, piece)
+        grown = _quads(problem, below, piece) if k == 2 else _larger(patches, k - 1, piece)
+        if grown is None:  # too many patches to be a filter worth its memory: no anchoring (sound)
+            return None
+        patches = grown
         sides = _inner_sides(patches, k)
         corners = _proven_corners(problem, sides)
     if not corners:
@@ -152,10 +157,12 @@ def _quads(problem: TilingProblem, below: dict[int, set[int]], piece: list[int])
     return quads
 
 
-def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch]:
+def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch] | None:
     """(k+1) x (k+1) patches from k x k ones: a patch, the one overlapping it shifted one column right,
     the one shifted one row down, and the diagonal one, which those three fix except its last cell.
-    Cells are picked by precomputed ``itemgetter``s (this loop sees 400k quads at N = 50)."""
+    Cells are picked by precomputed ``itemgetter``s (this loop sees 400k quads at N = 50). ``None``
+    past :data:`MAX_PATCHES`: pieces that all fit each other (16 blank jigsaw tiles) make patches by
+    the billion, a filter that proves nothing and would exhaust the memory."""
     n = k * k
     without_last_column = _columns(k, range(k - 1))
     without_first_column = _columns(k, range(1, k))
@@ -181,6 +188,8 @@ def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch]:
                     grid = whole(three + last)
                     if len(set(map(piece.__getitem__, grid))) == size:
                         larger.append(grid)
+                        if len(larger) > MAX_PATCHES:
+                            return None
     return larger
 
 
