@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test fuzz solvers bench clean
+.PHONY: demo test fuzz soak solvers bench clean
 
 $(BIN)/puzzlesat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ test: $(BIN)/puzzlesat solvers
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200
 fuzz: $(BIN)/puzzlesat
 	PUZZLESAT_CASES=10000 $(BIN)/python -m pytest -q -n 2 tests/test_brute_force.py
+
+# 1,000 random commands with random deadlines and signals: leftover processes, temporary files, errors
+soak: $(BIN)/puzzlesat solvers
+	$(BIN)/python bench/soak.py --runs 1000 --jobs 2
 
 bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/run.py

@@ -19,16 +19,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from puzzlesat.backends.base import run_forked  # noqa: E402
-from puzzlesat.core.errors import SolverTimeout  # noqa: E402
-from puzzlesat.core.timing import Stopwatch  # noqa: E402
-from puzzlesat.encoders import get_puzzle  # noqa: E402
-from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS  # noqa: E402
-from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium  # noqa: E402
-from puzzlesat.encoders.jig import tiling_problem as jig_problem  # noqa: E402
-from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem  # noqa: E402
-from puzzlesat.encoders.tiling.domains import clear_caches as clear_tiling_caches  # noqa: E402
-from puzzlesat.solving import Report, count, count_every_variant, load, solve  # noqa: E402
+from puzzlesat.backends.base import run_forked
+from puzzlesat.core.errors import SolverTimeout
+from puzzlesat.core.timing import Stopwatch
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS
+from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium
+from puzzlesat.encoders.jig import tiling_problem as jig_problem
+from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem
+from puzzlesat.encoders.tiling.domains import clear_caches as clear_tiling_caches
+from puzzlesat.solving import Report, count, count_every_variant, load, solve
 
 AQUARIUM = get_puzzle("aquarium")
 OUT = ROOT / "bench" / "out"

@@ -6,7 +6,7 @@ a stray character, a missing line break, a truncated file). A traceback would be
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlesat.core.errors import PuzzleFormatError, PuzzlesatError
@@ -59,3 +59,32 @@ def test_mutated_instances(puzzle, data):
 def test_truncated_instances(puzzle, data):
     text = FORMATS[puzzle][0][0].read_text()
     parses_or_says_why(puzzle, text[:data.draw(st.integers(min_value=0, max_value=len(text)))])
+
+
+#: edits that reach past the parser: a byte-order mark, non-ASCII, control characters and terminal
+#: escapes, a lone CR, numbers too long for Python's int(), very long lines
+WIDE_EDITS = ["\ufeff", "é", "\u2028", "\x00", "\x1b[2J", "\x1b]0;t\x07", "\r", "\t", "9" * 5000, "-" + "1" * 5000,
+              "#" * 3000, "\n" * 50]
+#: how each puzzle is run through the command line: small options, so that a case takes milliseconds
+CLI_OPTIONS = {"aquarium": [], "jigsaw": [], "jig": [], "amphipod": ["--no-unfold"], "dice": ["--target", "6"]}
+
+
+@pytest.mark.parametrize("puzzle", FORMATS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_instances_through_the_command_line(puzzle, data, run_cli, tmp_path_factory):
+    """Parse, encode and solve under a short deadline: every end is a documented exit code, and an error
+    is one line with no raw control character (they are shown escaped). (``run_cli`` and the temporary
+    directories hold no state between cases.)"""
+    text = data.draw(st.sampled_from([p.read_text() for p in FORMATS[puzzle][0]]))
+    for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
+        position = data.draw(st.integers(min_value=0, max_value=len(text)))
+        delete = data.draw(st.integers(min_value=0, max_value=4))
+        text = text[:position] + data.draw(st.sampled_from(EDITS + WIDE_EDITS)) + text[position + delete:]
+    path = tmp_path_factory.mktemp("fuzz") / "input.txt"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run_cli("solve", puzzle, str(path), *CLI_OPTIONS[puzzle], "--timeout", "5")
+    assert code in (0, 1, 2, 4), err
+    if code not in (0, 1):
+        assert err.count("\n") == 1 and err.startswith("puzzlesat: error: ") and "internal error" not in err, err
+        assert not any(ch < " " and ch not in "\n" or "\x7f" <= ch <= "\x9f" for ch in err), err

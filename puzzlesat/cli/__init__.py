@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .supervised import EscapingStderr, run_reported
+from .supervised import fail_usage, run_reported
 
 
 class _Group(click.Group):
@@ -15,14 +15,13 @@ class _Group(click.Group):
         sys.exit(run_reported(lambda: super(_Group, self).invoke(ctx)))
 
     def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        """Click's own usage errors quote the arguments: print them with control characters escaped."""
+        """Click's own usage errors too are one line, with the arguments they quote escaped."""
         try:
             return super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
-            exc.show(file=EscapingStderr())  # type: ignore[arg-type]
-            sys.exit(exc.exit_code)
+            sys.exit(fail_usage(exc))
         except click.exceptions.Abort:
             sys.exit(1)
 

@@ -36,12 +36,12 @@ from ..core.supervisor import (
     supervise,
 )
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
 def escaped(text: str) -> str:
     """``text`` safe for a terminal: control characters (escape sequences, CR, ...) from the input are
-    shown as ``\\xNN``, never sent raw; tabs and newlines stay."""
+    shown as ``\\xNN``, never sent raw; only newlines stay (click's usage text has them)."""
     return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
@@ -50,14 +50,13 @@ def fail(message: str) -> None:
     click.echo(f"puzzlesat: error: {escaped(message).replace(chr(10), ' ')}", err=True)
 
 
-class EscapingStderr:
-    """A stderr for click's own usage errors, which quote the user's arguments."""
-
-    def write(self, text: str) -> int:
-        return sys.stderr.write(escaped(text))
-
-    def flush(self) -> None:
-        sys.stderr.flush()
+def fail_usage(exc: click.ClickException) -> int:
+    """Click's own errors (a bad option value, a missing argument) as one line, with the way to help."""
+    message = exc.format_message()
+    if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        message += f" (see '{exc.ctx.command_path} --help')"
+    fail(message)
+    return exc.exit_code
 
 
 def run_reported(work: Callable[[], Any]) -> int:
@@ -78,8 +77,7 @@ def run_reported(work: Callable[[], Any]) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
-        exc.show(file=EscapingStderr())  # type: ignore[arg-type]
-        return exc.exit_code
+        return fail_usage(exc)
     except click.exceptions.Abort:
         fail("aborted")
         return 1

@@ -73,10 +73,23 @@ def _decode(data: bytes, path: str) -> str:
 def write_text_atomic(path: str, text: str) -> None:
     """Write ``text`` to ``path`` (see the module's rules); ``-`` writes to stdout."""
     if path == "-":
-        sys.stdout.write(text)
         sys.stdout.flush()
+        try:
+            _write_all(sys.stdout.fileno(), text.encode("utf-8"))
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            raise _write_error("stdout", exc) from None
         return
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte to ``fd``. (Python's buffered stdout can take a pipe's partial write for the
+    whole and drop the rest without an error when the reader has gone; ``os.write`` reports EPIPE.)"""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def write_bytes_atomic(path: str, data: bytes) -> None:
@@ -99,6 +112,8 @@ def publish(outputs: list[tuple[str, bytes]]) -> None:
             _remove(target)
         for tmp, target in staged:
             os.replace(tmp, target)
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         raise _write_error(outputs[0][0], exc) from None
     finally:
@@ -150,8 +165,11 @@ def _stage(path: str, target: str, data: bytes) -> str:
 
 
 def _write_through(path: str, data: bytes) -> None:
-    with open(path, "wb") as handle:
-        handle.write(data)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    try:
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
 
 
 def _remove(path: str) -> None:

@@ -58,6 +58,9 @@ def parse_burrow(text: str, path: str) -> Burrow:
 
     columns = [col for col, ch in enumerate(lines[room_lines[0]]) if ch not in "# "]
     types = len(columns)
+    if types > len(LETTERS):
+        raise fail(room_lines[0], columns[len(LETTERS)],
+                   f"{types} rooms: this toolkit's limit is {len(LETTERS)} (types {LETTERS[0]}-{LETTERS[-1]})")
     grid: list[list[int]] = [[] for _ in range(types)]
     for line_no in room_lines:
         line = lines[line_no]

@@ -1,0 +1,160 @@
+"""Soak test (``make soak``): random commands, random deadlines, random signals at random moments.
+
+Each run gets its own TMPDIR and output directory. While it runs, its process tree is sampled from
+/proc; after it ends, the script checks that no process of that tree is alive, that TMPDIR and the
+output directory hold no temporary file, that the exit code is a documented one, and that a failure
+printed exactly one error line. It prints the tallies and exits 1 if anything was left behind.
+
+    python bench/soak.py --runs 1000 --jobs 2 --seed 1
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXE = str(Path(sys.executable).parent / "puzzlesat")
+INSTANCES = ROOT / "instances"
+DOCUMENTED = {0, 1, 2, 4, 5, 6, 129, 130, 141, 143}
+
+
+def commands(rng: random.Random, work: Path) -> list[str]:
+    """One random command line (its inputs written under ``work`` where they are made up)."""
+    small = str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")
+    hard = str(INSTANCES / "aquarium" / "pa-15x15-hard-1013539.txt")
+    jig = str(INSTANCES / "jig" / rng.choice(["zhurgut_7x7.jig", "zhurgut_8x8.jig", "zhurgut_9x9.jig", "matt5x5.jig"]))
+    dice = str(INSTANCES / "aoc" / "2021-21" / "example.txt")
+    mutated = work / "mutated.txt"
+    text = Path(rng.choice([small, hard, jig])).read_text()
+    cut = rng.randrange(len(text))
+    mutated.write_text(text[:cut] + rng.choice(["", "\x1b[2J", "9" * 5000, "\r", "\ufeff", "#"]) + text[cut + rng.randrange(3):])
+    model = work / "model.txt"
+    model.write_text(rng.choice(["s SATISFIABLE\nv 1 -2 0\n", "garbage\n", "s UNSATISFIABLE\n", ""]))
+    backend = rng.choice(["cadical", "glucose", "z3", "external:cadical", "portfolio:glucose,cadical"])
+    out = str(work / "out" / "file")
+    return rng.choice([
+        ["solve", "aquarium", rng.choice([small, hard]), "-b", backend],
+        ["solve", "aquarium", str(mutated)],
+        ["solve", "jig", str(mutated)],
+        ["count", "jig", jig, "-b", backend],
+        ["export", "jig", jig, "-o", out],
+        ["export", "aquarium", hard, "-o", rng.choice([out, "-"])],
+        ["decode", "aquarium", small, "--model", str(model)],
+        ["crosscheck", "aquarium", small, "--backends", "cadical,z3,external:cadical", "--timeout", "2"],
+        ["generate", "aquarium", "--size", str(rng.randrange(5, 30)), "-o", out],
+        ["solve", "dice", dice, "--target", str(rng.randrange(6, 25))],
+        ["bench", "--puzzle", "aquarium", "--backends", "cadical", "--repeat", "1", "--out", str(work / "out")],
+    ])
+
+
+def descendants(pid: int) -> set[int]:
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def one_run(seed: int) -> list[str]:
+    """Run one random command; return what it left behind or did wrong (empty: clean)."""
+    rng = random.Random(seed)
+    work = Path(tempfile.mkdtemp(prefix="soak-"))
+    try:
+        (work / "out").mkdir()
+        tmp = work / "tmp"
+        tmp.mkdir()
+        args = commands(rng, work)
+        if rng.random() < 0.5 and args[0] in ("solve", "count", "export", "decode", "generate"):
+            args += ["--timeout", str(rng.choice([0.2, 0.5, 1, 3]))]
+        sig = rng.choice([None, None, signal.SIGINT, signal.SIGTERM])
+        delay = rng.uniform(0.05, 1.0)
+        proc = subprocess.Popen([EXE, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                env=dict(os.environ, TMPDIR=str(tmp)), cwd=work)
+        tree: set[int] = set()
+        start = time.monotonic()
+        while proc.poll() is None:
+            tree |= descendants(proc.pid)
+            if sig is not None and time.monotonic() - start >= delay:
+                proc.send_signal(sig)
+                sig = None
+            if time.monotonic() - start > 120:
+                proc.kill()
+            time.sleep(0.02)
+        err = proc.stderr.read() if proc.stderr else ""
+        end = time.monotonic() + 5
+        while any(alive(pid) for pid in tree) and time.monotonic() < end:
+            time.sleep(0.05)
+        problems = []
+        where = f"seed {seed}: {' '.join(args)[:120]}"
+        if [pid for pid in tree if alive(pid)]:
+            problems.append(f"process left: {where}")
+        if list(tmp.iterdir()) or list(work.rglob(".puzzlesat-*")):
+            problems.append(f"temporary file left: {where}")
+        # killed by the signal itself: only before the interpreter ran the entry point's first line
+        # (nothing started, nothing printed), the shell's 128 + N
+        killed_at_start = proc.returncode < 0 and not err
+        if proc.returncode not in DOCUMENTED and not killed_at_start:
+            problems.append(f"exit code {proc.returncode}: {where}: {err.strip()[:200]}")
+        errors = [line for line in err.splitlines() if line and line != "bench"]
+        if proc.returncode not in (0, 1) and not killed_at_start and (len(errors) != 1 or not errors[0].startswith("puzzlesat: error: ")
+                                              or "internal error" in errors[0]):
+            problems.append(f"not one error line: {where}: {err.strip()[:200]}")
+        return problems or [f"ok {proc.returncode}"]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    tally: Counter[str] = Counter()
+    problems = []
+    with ThreadPoolExecutor(options.jobs) as pool:
+        for done, result in enumerate(pool.map(one_run, range(options.seed * 1_000_000, options.seed * 1_000_000 + options.runs)), 1):
+            for line in result:
+                if line.startswith("ok "):
+                    tally[f"exit {line[3:]}"] += 1
+                else:
+                    problems.append(line)
+                    print(line, flush=True)
+            if done % 100 == 0:
+                print(f"{done} runs, {len(problems)} problems", flush=True)
+    print(f"{options.runs} runs: " + ", ".join(f"{k}: {v}" for k, v in sorted(tally.items())))
+    kinds = Counter(line.split(":")[0] for line in problems)
+    print(f"leftover processes: {kinds['process left']}, leftover temporary files: {kinds['temporary file left']}, "
+          f"undocumented exit codes: {sum(v for k, v in kinds.items() if k.startswith('exit code'))}, "
+          f"errors not one line: {kinds['not one error line']}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""Hard limits and clean ends, on real processes (the supervisor forks only when stdout and stderr are
+file descriptors, so these tests run the ``puzzlesat`` executable): the documented exit codes, the
+whole-command time limit and the memory cap on small hostile inputs, signals that end the whole process
+tree without leftovers, outputs that are devices, links or the command's own input, and terminal-safe
+error messages."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import INSTANCES
+
+EXE = str(Path(sys.executable).parent / "puzzlesat")
+SMALL = str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")
+JIG_9 = str(INSTANCES / "jig" / "zhurgut_9x9.jig")
+JIG_10 = str(INSTANCES / "jig" / "zhurgut_10x10.jig")
+needs_cadical = pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical binary not installed (make solvers)")
+
+
+def run(*args: str, tmp: Path, timeout: float = 60, **kwargs) -> tuple[int, str, str, float]:
+    """Run ``puzzlesat ARGS`` with its temporary files under ``tmp``; (exit code, stdout, stderr, seconds)."""
+    env = dict(os.environ, TMPDIR=str(tmp))
+    start = time.perf_counter()
+    proc = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=timeout, env=env, **kwargs)
+    return proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - start
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    """A TMPDIR that must be empty again when the command has ended."""
+    path = tmp_path / "tmp"
+    path.mkdir()
+    return path
+
+
+def one_line(err: str) -> bool:
+    return err.count("\n") == 1 and err.startswith("puzzlesat: error: ") and "internal error" not in err
+
+
+def unsolvable_jig(tmp_path: Path) -> str:
+    path = tmp_path / "bad.jig"
+    path.write_text("1 2\n1 0 5 0 0\n2 0 0 0 3\n")
+    return str(path)
+
+
+# --- exit codes ------------------------------------------------------------------------------------
+
+def test_exit_codes(tmp_path, scratch):
+    """The README's table: solved 0, no solution 1, bad input 2, time limit 4, out of memory 5,
+    disk full 6 (interrupted 130 and terminated 143 below; broken pipe 141 in its own test)."""
+    assert run("solve", "aquarium", SMALL, tmp=scratch)[0] == 0
+    assert run("solve", "jig", unsolvable_jig(tmp_path), tmp=scratch)[0] == 1
+    code, _, err, _ = run("solve", "aquarium", str(tmp_path / "missing.txt"), tmp=scratch)
+    assert code == 2 and one_line(err) and "no such file" in err
+    code, _, err, _ = run("count", "jig", JIG_10, "--timeout", "1", tmp=scratch)
+    assert code == 4 and one_line(err) and "time limit of 1 s (--timeout)" in err
+    code, _, err, _ = run("solve", "aquarium", _aquarium_200(tmp_path), "--max-memory", "200M", tmp=scratch)
+    assert code == 5 and one_line(err) and "out of memory" in err and "--max-memory 200M" in err
+    code, _, err, _ = run("export", "aquarium", SMALL, "-o", "/dev/full", tmp=scratch)
+    assert code == 6 and one_line(err) and "no space left" in err
+    assert not list(scratch.iterdir())
+
+
+def test_broken_pipe_is_one_line_and_its_own_code(scratch):
+    env = dict(os.environ, TMPDIR=str(scratch))
+    proc = subprocess.Popen([EXE, "export", "jig", JIG_9, "-o", "-"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()  # the reader goes away after 10 bytes of some 2 MB
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) == 141 and one_line(err) and "broken pipe" in err
+
+
+# --- the whole-command time limit and the memory cap on hostile inputs ------------------------------
+
+def _aquarium_200(tmp_path: Path) -> str:
+    """200x200, each row one region of count 100: parsing and encoding alone take seconds."""
+    counts = "_".join(["100"] * 200)
+    path = tmp_path / "aq200.txt"
+    path.write_text(f"{counts}_{counts};" + ",".join(str(r + 1) for r in range(200) for _ in range(200)) + "\n")
+    return str(path)
+
+
+def _hostile(tmp_path: Path, puzzle: str) -> list[str]:
+    """A small file per puzzle that used to run unbounded, and the arguments that read it."""
+    if puzzle == "aquarium":
+        return ["solve", "aquarium", _aquarium_200(tmp_path)]
+    if puzzle == "jigsaw":  # 16 blank tiles: all fit all (7 GB in the anchoring, once)
+        path = tmp_path / "blank.txt"
+        path.write_text("\n\n".join(f"Tile {1000 + i}:\n" + "\n".join(["#" * 10] * 10) for i in range(16)) + "\n")
+        return ["count", "jigsaw", str(path)]
+    if puzzle == "jig":  # 20x20 with a single tab type: every piece fits everywhere (4.2 GB, once)
+        from puzzlesat.encoders.jig.generate import generate
+
+        path = tmp_path / "one-type.jig"
+        path.write_text(generate(20, 20, 1, 0))
+        return ["count", "jig", str(path)]
+    if puzzle == "amphipod":
+        path = tmp_path / "wide.txt"
+        rooms = "#".join("JIHGFEDCBA")
+        path.write_text("#" * 23 + "\n#" + "." * 21 + "#\n###" + rooms + "###\n  #" + "#".join("ABCDEFGHIJ")
+                        + "#\n  " + "#" * 21 + "\n")
+        return ["solve", "amphipod", str(path)]
+    return ["solve", "dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt"), "--target", "300", "--track", "100"]
+
+
+@pytest.mark.parametrize("puzzle", ["aquarium", "jigsaw", "jig", "amphipod", "dice"])
+def test_hostile_input_holds_the_time_limit(tmp_path, scratch, puzzle):
+    """--timeout 1 ends the command within the limit and the supervisor's grace (plus start-up, with
+    room for a loaded machine), refused at once or stopped in whatever phase it was."""
+    code, _, err, seconds = run(*_hostile(tmp_path, puzzle), "--timeout", "1", tmp=scratch)
+    assert code in (2, 4) and one_line(err), err
+    assert seconds < 1 + 0.5 + 2.5
+    assert not list(scratch.iterdir())
+
+
+# --- signals ---------------------------------------------------------------------------------------
+
+def _descendants(pid: int) -> set[int]:
+    """Every live (not zombie) process below ``pid``, from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+COMMANDS = {
+    "solve": (["solve", "dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt"), "--target", "40", "--timeout", "60"], 3),
+    "count": (["count", "jig", JIG_9, "-b", "external:cadical"], 4),
+    "crosscheck": (["crosscheck", "jig", JIG_9, "--backends", "external:cadical,glucose"], 3),
+    "bench": (["bench", "--puzzle", "jig", "--instances", str(INSTANCES / "jig"), "--backends", "external:cadical",
+               "--repeat", "1"], 3),
+    "portfolio": (["count", "jig", JIG_9, "-b", "portfolio:glucose,cadical"], 5),
+}
+
+
+@needs_cadical
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_signal_ends_the_whole_tree(tmp_path, scratch, command, number):
+    """Mid-run (its solver processes started), the signal ends the command with 128 + the signal,
+    every descendant dies, and no temporary file is left (scratch, or beside an output)."""
+    args, processes = COMMANDS[command]
+    if command == "bench":
+        args = [*args, "--out", str(tmp_path / "out")]
+    proc = subprocess.Popen([EXE, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, TMPDIR=str(scratch)), cwd=tmp_path)
+    end = time.monotonic() + 30
+    tree: set[int] = set()
+    while len(tree) < processes and time.monotonic() < end and proc.poll() is None:
+        time.sleep(0.05)
+        tree |= _descendants(proc.pid)
+    assert len(tree) >= processes, f"the run never reached {processes} processes: {proc.poll()}"
+    proc.send_signal(number)
+    assert proc.wait(30) == 128 + number
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    # bench's progress bar prints its label first when stderr is not a terminal
+    assert one_line(err.removeprefix("bench\n")), err
+    end = time.monotonic() + 5  # children die with their parent: the kernel signals them at once
+    while any(_alive(pid) for pid in tree) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not [pid for pid in tree if _alive(pid)]
+    assert not list(scratch.iterdir())
+    assert not list(tmp_path.rglob(".puzzlesat-*"))
+
+
+# --- files -----------------------------------------------------------------------------------------
+
+def test_outputs_that_are_not_regular_files_are_written_through(tmp_path, scratch):
+    """A device stays a device (an atomic rename would replace /dev/null with a plain file), and
+    /dev/stdout reaches stdout."""
+    code, _, _, _ = run("solve", "aquarium", SMALL, "--svg", "/dev/null", tmp=scratch)
+    assert code == 0 and Path("/dev/null").is_char_device()
+    code, out, _, _ = run("generate", "aquarium", "--size", "4", "-o", "/dev/stdout", tmp=scratch)
+    assert code == 0 and ";" in out
+
+
+def test_a_link_is_written_through_and_an_input_never_overwritten(tmp_path, scratch):
+    target = tmp_path / "real.cnf"
+    link = tmp_path / "link.cnf"
+    link.symlink_to(target)
+    assert run("export", "aquarium", SMALL, "-o", str(link), tmp=scratch)[0] == 0
+    assert link.is_symlink() and target.read_text().startswith("c ")
+    source = tmp_path / "in.txt"
+    source.write_text(Path(SMALL).read_text())
+    code, _, err, _ = run("export", "aquarium", str(source), "-o", str(source), tmp=scratch)
+    assert code == 2 and one_line(err) and "is an input of this command" in err
+    assert source.read_text() == Path(SMALL).read_text()
+
+
+def test_an_export_and_its_map_are_published_together(tmp_path, scratch):
+    """The map of an earlier export is replaced with the file, never left beside a newer file."""
+    out = tmp_path / "a.cnf"
+    (tmp_path / "a.cnf.vars.json").write_text("stale")
+    assert run("export", "aquarium", SMALL, "-o", str(out), tmp=scratch)[0] == 0
+    assert (tmp_path / "a.cnf.vars.json").read_text().startswith("{")
+    assert not list(tmp_path.glob(".puzzlesat-*"))
+
+
+def test_bench_checks_its_output_directory_before_the_runs(tmp_path, scratch):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, _, err, seconds = run("bench", "--puzzle", "aquarium", "--out", str(blocker / "out"), tmp=scratch)
+    assert code == 2 and one_line(err) and str(blocker) in err
+    assert seconds < 10  # refused before any run, not after all of them
+
+
+# --- terminal safety -------------------------------------------------------------------------------
+
+def test_control_characters_in_errors_are_escaped(tmp_path, scratch):
+    evil = tmp_path / "evil.txt"
+    evil.write_text("\x1b]0;owned\x07\x1b[2J\r12_x;1\n")
+    for args in (["solve", "aquarium", str(evil)], ["solve", "aquarium", "\x1b[31mmissing\r"],
+                 ["solve", "aquarium", SMALL, "--backend", "\x1b[2Jnope"]):
+        code, _, err, _ = run(*args, tmp=scratch)
+        assert code == 2 and "\x1b" not in err and "\r" not in err and "\x07" not in err, err
+        assert "\\x1b" in err
+
+
+# --- inputs that used to end in an internal error (exit 3) -------------------------------------------
+
+def test_inputs_that_were_internal_errors(tmp_path, run_cli):
+    """Each of these ended in a traceback's last line with exit 3; now a one-line error with exit 2."""
+    dice = str(INSTANCES / "aoc" / "2021-21" / "example.txt")
+    huge = tmp_path / "huge.txt"
+    huge.write_text("Player 1 starting position: 1" + "0" * 5000 + "\nPlayer 2 starting position: 3\n")
+    eleven = tmp_path / "eleven.txt"
+    eleven.write_text("#" * 27 + "\n#" + "." * 25 + "#\n###" + "#".join("ABCDEFGHIJK") + "###\n  #"
+                      + "#".join("KJIHGFEDCBA") + "#\n  " + "#" * 23 + "\n")
+    blank = tmp_path / "blank.txt"
+    blank.write_text("\n\n".join(f"Tile {1000 + i}:\n" + "\n".join(["#" * 10] * 10) for i in range(16)) + "\n")
+    model = tmp_path / "model.txt"
+    model.write_text("s SATISFIABLE\nv " + "1" * 5000 + " 0\n")
+    cases = {
+        "a 5,000-digit number": ["solve", "dice", str(huge)],
+        "a 5,000-digit literal": ["decode", "aquarium", SMALL, "--model", str(model)],
+        "11 rooms": ["solve", "amphipod", str(eleven), "--no-unfold"],
+        "--target 1000000": ["solve", "dice", dice, "--target", "1000000"],
+        "--sides 1000": ["solve", "dice", dice, "--sides", "1000"],
+        "generate jigsaw --size 100": ["generate", "jigsaw", "--size", "100"],
+        "generate jigsaw --tile 100": ["generate", "jigsaw", "--size", "2", "--tile", "100"],
+        "16 blank tiles": ["count", "jigsaw", str(blank)],
+    }
+    for name, args in cases.items():
+        code, out, err = run_cli(*args)
+        assert code == 2 and not out, f"{name}: {code} {err}"
+        assert err.count("\n") == 1 and "internal error" not in err, f"{name}: {err}"
+
+
+def test_z3_reads_an_empty_clause_as_false():
+    from puzzlesat.backends import get_backend
+    from puzzlesat.core.encoding import Encoding
+    from puzzlesat.core.result import Status
+
+    with get_backend("z3").open(Encoding("cnf", clauses=[[1, 2], []])) as session:
+        assert session.solve().status == Status.UNSAT
+    with get_backend("z3").open(Encoding("cnf", clauses=[[1, 2]])) as session:
+        session.add_clause([])
+        assert session.solve().status == Status.UNSAT
+
+
+def test_a_deep_dice_game_within_the_limits_does_not_overflow_the_stack(run_cli):
+    """A track of 1 and a die of 1 take 300 turns a player: no recursion limit is hit."""
+    from puzzlesat.encoders import get_puzzle
+    from puzzlesat.encoders.dice.instance import Game
+    from puzzlesat.encoders.dice.rules import max_turns
+
+    assert max_turns(Game(track=1, sides=1, rolls=1, target=300)) == 300
+    dice = get_puzzle("dice")
+    instance = dice.parse("Player 1 starting position: 1\nPlayer 2 starting position: 1\n", "deep",
+                          track=1, sides=1, rolls=1, target=300)
+    assert dice.reference(instance, 1)[0].answers()["wins"] == [1, 0]
