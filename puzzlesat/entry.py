@@ -9,18 +9,33 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 
-ENDING = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
+from .core.supervisor import ENDING_SIGNALS
 
 
 def _end(number: int, frame: object) -> None:
-    os.write(2, f"puzzlesat: error: {ENDING[signal.Signals(number)]} ({signal.Signals(number).name})\n".encode())
+    name = signal.Signals(number)
+    os.write(2, f"puzzlesat: error: {ENDING_SIGNALS[name]} ({name.name})\n".encode())
     os._exit(128 + number)
 
 
-def main() -> object:
-    for number in ENDING:
+def main() -> None:
+    """Run the command line, then leave at once: the interpreter's own shutdown puts the default signal
+    handlers back, and a signal in that window would end the process by the signal, not the code."""
+    for number in ENDING_SIGNALS:
         signal.signal(number, _end)
     from .cli import main as command_line
 
-    return command_line()
+    try:
+        code = command_line()
+    except SystemExit as exc:
+        code = exc.code
+    if not isinstance(code, int):
+        code = 0 if code is None else 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except OSError:  # a closed or full stdout was reported by the command already
+            pass
+    os._exit(code)

@@ -37,8 +37,8 @@ from .processes import die_with_parent, kill_group
 #: the supervisor kills a worker this long after the deadline it was given, which is the worker's own
 #: time to stop its solver calls and report (the start of the process and this grace stay within the "limit + 1 s" the README promises)
 GRACE = 0.5
-#: signals that end a command: the exit code is 128 + the number (130, 143, 129)
-ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: signals that end a command, and how the message says it: the exit code is 128 + the number
+ENDING_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,7 @@ def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: 
         die_with_parent(supervisor)
         for number in ENDING_SIGNALS:
             signal.signal(number, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
         tempfile.tempdir = scratch
         os.environ["TMPDIR"] = scratch  # external solver binaries put their files there too
         if limits.memory is not None:
@@ -154,32 +155,39 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
         return run()
     sys.stdout.flush()
     sys.stderr.flush()
-    scratch = tempfile.mkdtemp(prefix="puzzlesat-")
-    read_end, write_end = os.pipe()
-    supervisor = os.getpid()
     previous = {number: signal.signal(number, _raise_signalled) for number in ENDING_SIGNALS}
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        _worker_main(run, limits, write_end, scratch, supervisor)
-    os.close(write_end)
+    scratch: str | None = None
+    watch: _Watch | None = None
     try:
-        os.setpgid(pid, pid)  # also done by the worker: whichever runs first, the group exists
-    except OSError:
-        pass
-    watch = _Watch(pid, read_end)
-    try:
+        scratch = tempfile.mkdtemp(prefix="puzzlesat-")
+        read_end, write_end = os.pipe()
+        # signals wait while the worker is forked, so that none falls between the fork and the watch
+        signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+        supervisor = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            _worker_main(run, limits, write_end, scratch, supervisor)
+        os.close(write_end)
+        watch = _Watch(pid, read_end)
+        try:
+            os.setpgid(pid, pid)  # also done by the worker: whichever runs first, the group exists
+        except OSError:
+            pass
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
         return watch.until_done(limits, fail)
     except _Signalled as signalled:
-        name = signal.Signals(signalled.number).name
-        fail({signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}.get(signalled.number, name)
-             + f" ({name}) in the {watch.phase} phase")
+        number = signal.Signals(signalled.number)
+        fail(f"{ENDING_SIGNALS[number]} ({number.name}) in the {watch.phase if watch else 'start'} phase")
         return 128 + signalled.number
     finally:
         for number in ENDING_SIGNALS:  # a second signal must not cut the clean-up short
             signal.signal(number, signal.SIG_IGN)
-        watch.end()
-        shutil.rmtree(scratch, ignore_errors=True)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
+        if watch is not None:
+            watch.end()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
         for number, handler in previous.items():
             signal.signal(number, handler)
 
