@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import stat
 import sys
 import tempfile
@@ -153,14 +154,20 @@ def _target(path: str) -> str | None:
 
 
 def _stage(path: str, target: str, data: bytes) -> str:
+    """Write ``data`` to a new temporary file beside ``target``. Its name is announced to the supervisor
+    before the file exists, so that no moment leaves a file the supervisor does not know of."""
+    tmp = os.path.join(os.path.dirname(target), f".puzzlesat-{os.getpid()}-{secrets.token_hex(6)}.tmp")
+    announce_temp(tmp)
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".puzzlesat-", suffix=".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any file
     except OSError as exc:
         raise _write_error(path, exc) from None
-    announce_temp(tmp)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except BaseException:  # a full disk, an interruption: no half-written temporary file stays
+        _remove(tmp)
+        raise
     return tmp
 
 
@@ -184,9 +191,3 @@ def _write_error(path: str, exc: OSError) -> PuzzlesatError:
         return DiskFull(f"{path}: cannot write: no space left on the device")
     return PuzzlesatError(f"{path}: cannot write ({exc.strerror})")
 
-
-def _umask() -> int:
-    """The process's umask (reading it means setting it, so it is set straight back)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
