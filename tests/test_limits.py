@@ -297,3 +297,26 @@ def test_a_deep_dice_game_within_the_limits_does_not_overflow_the_stack(run_cli)
     instance = dice.parse("Player 1 starting position: 1\nPlayer 2 starting position: 1\n", "deep",
                           track=1, sides=1, rolls=1, target=300)
     assert dice.reference(instance, 1)[0].answers()["wins"] == [1, 0]
+
+
+def test_a_bug_is_exit_code_3_in_one_line(run_cli, monkeypatch):
+    """No user input reaches this (that is the point of the tests above); a bug does."""
+    def broken(path: str) -> str:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr("puzzlesat.solving.read_text", broken)
+    code, _, err = run_cli("solve", "aquarium", SMALL)
+    assert code == 3 and err == "puzzlesat: error: internal error: ZeroDivisionError: a bug (set PUZZLESAT_DEBUG=1 for details)\n"
+
+
+@needs_cadical
+def test_sighup_is_exit_code_129(tmp_path, scratch):
+    args, processes = COMMANDS["count"]
+    proc = subprocess.Popen([EXE, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, TMPDIR=str(scratch)))
+    end = time.monotonic() + 30
+    while len(_descendants(proc.pid)) < processes and time.monotonic() < end:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(30) == 129 and proc.stderr is not None and "hung up (SIGHUP)" in proc.stderr.read()
+    assert not list(scratch.iterdir())
