@@ -40,6 +40,7 @@ solvers:
 		{ apt-get update -qq && apt-get install -y -qq cadical picosat >/dev/null; }
 
 test: $(BIN)/puzzlesat solvers
+	$(BIN)/ruff check puzzlesat tests bench
 	$(BIN)/python -m pytest -q -n 2 tests
 
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200

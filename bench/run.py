@@ -16,9 +16,6 @@ import time
 from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 from puzzlesat.backends.base import run_forked
 from puzzlesat.core.errors import SolverTimeout
 from puzzlesat.core.timing import Stopwatch
@@ -29,6 +26,9 @@ from puzzlesat.encoders.jig import tiling_problem as jig_problem
 from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem
 from puzzlesat.encoders.tiling.domains import clear_caches as clear_tiling_caches
 from puzzlesat.solving import Report, count, count_every_variant, load, solve
+
+#: the project's root (bench runs with the project installed in .venv: `make bench`)
+ROOT = Path(__file__).resolve().parent.parent
 
 AQUARIUM = get_puzzle("aquarium")
 OUT = ROOT / "bench" / "out"
@@ -164,7 +164,8 @@ def jigsaw_table(lines: list[str]) -> None:
     jigsaw = get_puzzle("jigsaw")
     exe = str(Path(sys.executable).parent / "puzzlesat")
     lines += ["## Jigsaw (AoC 2020 day 20; targets for 12x12: encode <= 0.3 s, solve <= 0.1 s, process <= 1 s)", "",
-              "| input | encode s | solve s | count all (8) s | process s | reference (first assembly) s | reference / encode+solve |",
+              "| input | encode s | solve s | count all (8) s | process s | reference (first assembly) s "
+              "| reference / encode+solve |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for name in ("example", "real-1", "real-2"):
         path = str(ROOT / "instances" / "aoc" / "2020-20" / f"{name}.txt")

@@ -144,7 +144,8 @@ def main() -> int:
     tally: Counter[str] = Counter()
     problems = []
     with ThreadPoolExecutor(options.jobs) as pool:
-        for done, result in enumerate(pool.map(one_run, range(options.seed * 1_000_000, options.seed * 1_000_000 + options.runs)), 1):
+        seeds = range(options.seed * 1_000_000, options.seed * 1_000_000 + options.runs)
+        for done, result in enumerate(pool.map(one_run, seeds), 1):
             for line in result:
                 if line.startswith("ok "):
                     tally[f"exit {line[3:]}"] += 1

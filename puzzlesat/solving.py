@@ -251,7 +251,8 @@ def count(puzzle: Puzzle, instance: Any, backend_name: str | None, timeout: floa
           kind: str | None = None, limit: int | None = None, report: Report | None = None,
           built: Encoding | None = None, **options: Any) -> int:
     """Count solutions projected on the encoding's ``show`` set: with an exact counter (capability
-    ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT. Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
+    ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT. Every counted
+    solution has passed the checker; the final UNSAT is what makes the count exact.
     With ``limit``, stop once that many are found (the result then means "at least ``limit``").
     ``report``, when given, receives the size of the first formula counted into it and every backend
     that answered (a portfolio's winners), so ``count --json`` says what was solved and by whom.

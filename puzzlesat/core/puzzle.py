@@ -7,7 +7,7 @@ written from the rules, never from the encoding), ``reference`` (a solver-free m
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .encoding import Encoding
 from .model import CnfModel, SmtModel
@@ -28,7 +28,14 @@ class Solution(Protocol):
         ...
 
 
-class Puzzle(ABC):
+#: a puzzle's parsed instance type, and its solution type
+InstanceT = TypeVar("InstanceT")
+SolutionT = TypeVar("SolutionT", bound=Solution)
+
+
+class Puzzle(ABC, Generic[InstanceT, SolutionT]):
+    """One puzzle's arrows of the pipeline, typed by its instance and solution."""
+
     name: str
     #: encoding kinds this puzzle offers, the first being the default
     encodings: tuple[str, ...] = ("cnf", "smt")
@@ -62,23 +69,24 @@ class Puzzle(ABC):
         return "smt" if encoding == "smt" else "cnf"
 
     @abstractmethod
-    def parse(self, text: str, path: str, **shape: int) -> Any:
+    def parse(self, text: str, path: str, **shape: Any) -> InstanceT:
         """Validate and build the instance; raise ``PuzzleFormatError`` naming line and column."""
 
     @abstractmethod
-    def encode(self, instance: Any, kind: str, **options: Any) -> Encoding: ...
+    def encode(self, instance: InstanceT, kind: str, **options: Any) -> Encoding: ...
 
     @abstractmethod
-    def decode(self, instance: Any, encoding: Encoding, model: CnfModel | SmtModel) -> Solution: ...
+    def decode(self, instance: InstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> SolutionT: ...
 
     @abstractmethod
-    def check(self, instance: Any, solution: Solution) -> list[str]:
+    def check(self, instance: InstanceT, solution: SolutionT) -> list[str]:
         """Every broken rule, as readable sentences; empty when the solution is valid."""
 
     @abstractmethod
-    def reference(self, instance: Any, limit: int) -> list[Solution]:
-        """Up to ``limit`` solutions found without any SAT/SMT solver."""
+    def reference(self, instance: InstanceT, limit: int | None, **options: Any) -> list[SolutionT]:
+        """Up to ``limit`` solutions (``None``: all) found without any SAT/SMT solver; ``options`` are
+        the puzzle's own (a tiling's ``break_symmetry``)."""
 
     @abstractmethod
-    def picture(self, instance: Any, solution: Solution) -> Picture:
+    def picture(self, instance: InstanceT, solution: SolutionT) -> Picture:
         """The solution drawn for ``--png``/``--svg`` (see :mod:`puzzlesat.formats.picture`)."""

@@ -35,7 +35,8 @@ from .errors import EXIT_INTERNAL, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
 from .processes import die_with_parent, kill_group
 
 #: the supervisor kills a worker this long after the deadline it was given, which is the worker's own
-#: time to stop its solver calls and report (the start of the process and this grace stay within the "limit + 1 s" the README promises)
+#: time to stop its solver calls and report (the start of the process and this grace stay within the "limit + 1 s" the
+#: README promises)
 GRACE = 0.5
 #: signals that end a command, and how the message says it: the exit code is 128 + the number
 ENDING_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...core.encoding import Encoding
+from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
 from ...formats.picture import Picture
 from .check import check as _check
@@ -12,7 +13,7 @@ from .instance import parse as _parse
 from .solution import AmphipodSolution, Plan
 
 
-class Amphipod(Puzzle):
+class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution]):
     name = "amphipod"
     encodings = ("events", "unroll", "smt")
     #: every encoding takes each mover's options (stops, paths, costs) from movers.py
@@ -22,9 +23,9 @@ class Amphipod(Puzzle):
     default_method = "rc2"
     default_backend = "pysat:glucose4"
     # the unrolling's optimum comes fastest from the SAT descent on CaDiCaL (BENCHMARKS.md)
-    tuned_for_encoding = {"unroll": ("descent", "pysat:cadical195")}
+    tuned_for_encoding: ClassVar[dict[str, tuple[str, str]]] = {"unroll": ("descent", "pysat:cadical195")}
 
-    def parse(self, text: str, path: str, unfold: bool = True) -> AmphipodInstance:
+    def parse(self, text: str, path: str, unfold: bool = True, **reading: Any) -> AmphipodInstance:
         return _parse(text, path, unfold)
 
     def encode(self, instance: AmphipodInstance, kind: str, **options: Any) -> Encoding:
@@ -37,7 +38,7 @@ class Amphipod(Puzzle):
         from .smt import encode_smt
         return encode_smt(instance.burrows, **options)
 
-    def decode(self, instance: AmphipodInstance, encoding: Encoding, model) -> AmphipodSolution:
+    def decode(self, instance: AmphipodInstance, encoding: Encoding, model: CnfModel | SmtModel) -> AmphipodSolution:
         if encoding.info["encoding"] == "unroll":
             from .unroll import decode_unroll as decoder
         else:
@@ -49,7 +50,7 @@ class Amphipod(Puzzle):
     def check(self, instance: AmphipodInstance, solution: AmphipodSolution) -> list[str]:
         return _check(instance, solution)
 
-    def reference(self, instance: AmphipodInstance, limit: int) -> list[AmphipodSolution]:
+    def reference(self, instance: AmphipodInstance, limit: int | None, **options: Any) -> list[AmphipodSolution]:
         from .reference import cheapest_plan
         plans = []
         for label, burrow in instance.burrows:

@@ -29,7 +29,8 @@ def parse_burrow(text: str, path: str) -> Burrow:
         return PuzzleFormatError(path, line + 1, None if col is None else col + 1, message)
 
     if len(lines) < 4:
-        raise fail(len(lines) - 1 if lines else 0, None, "a burrow needs a wall, a hallway, at least one room line and a bottom wall")
+        raise fail(len(lines) - 1 if lines else 0, None,
+                   "a burrow needs a wall, a hallway, at least one room line and a bottom wall")
     if set(lines[0].strip()) != {"#"}:
         raise fail(0, None, "the first line must be the top wall ('#' only)")
     hall_line = lines[1]
@@ -98,5 +99,6 @@ def parse(text: str, path: str, unfold_part2: bool = True) -> AmphipodInstance:
     if not unfold_part2:
         return AmphipodInstance((("energy", burrow),), path)
     if burrow.types != 4:
-        raise PuzzleFormatError(path, None, None, f"part 2 unfolds a burrow of 4 rooms, this one has {burrow.types}: use --no-unfold")
+        raise PuzzleFormatError(path, None, None,
+                                f"part 2 unfolds a burrow of 4 rooms, this one has {burrow.types}: use --no-unfold")
     return AmphipodInstance((("part1", burrow), ("part2", unfold(burrow))), path)

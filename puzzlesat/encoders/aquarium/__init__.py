@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.encoding import Encoding
+from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
 from ...formats.picture import Picture
 from . import check as _check
@@ -12,12 +13,12 @@ from .instance import parse as _parse
 from .solution import AquariumSolution
 
 
-class Aquarium(Puzzle):
+class Aquarium(Puzzle[AquariumInstance, AquariumSolution]):
     name = "aquarium"
     encodings = ("cnf", "smt")
     claims_unique = True
 
-    def parse(self, text: str, path: str, **shape: int) -> AquariumInstance:
+    def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
         return _parse(text, path)
 
     def encode(self, instance: AquariumInstance, kind: str, **options: Any) -> Encoding:
@@ -27,8 +28,8 @@ class Aquarium(Puzzle):
         from .smt import encode_smt
         return encode_smt(instance)
 
-    def decode(self, instance: AquariumInstance, encoding: Encoding, model) -> AquariumSolution:
-        if encoding.kind == "cnf":
+    def decode(self, instance: AquariumInstance, encoding: Encoding, model: CnfModel | SmtModel) -> AquariumSolution:
+        if isinstance(model, CnfModel):
             from .cnf import decode_cnf
             return AquariumSolution(decode_cnf(instance, encoding, model))
         from .smt import decode_smt
@@ -37,7 +38,7 @@ class Aquarium(Puzzle):
     def check(self, instance: AquariumInstance, solution: AquariumSolution) -> list[str]:
         return _check.check(instance, solution)
 
-    def reference(self, instance: AquariumInstance, limit: int) -> list[AquariumSolution]:
+    def reference(self, instance: AquariumInstance, limit: int | None, **options: Any) -> list[AquariumSolution]:
         from .reference import solve_reference
         return solve_reference(instance, limit)
 

@@ -5,7 +5,8 @@ intended solution and its counts. Then, while line reasoning alone (the referenc
 search) leaves some region's level open, open regions are merged with a neighbour whenever the merged
 region can still hold the intended water at one level. Merging only adds constraints and keeps the
 intended solution; where no neighbour fits, the union gets the level closest to the intended water and
-the counts follow. The loop ends with a puzzle people can solve by reasoning. Finally the SAT solver proves uniqueness (UNSAT with the solution blocked).
+the counts follow. The loop ends with a puzzle people can solve by reasoning. Finally the SAT solver proves uniqueness
+(UNSAT with the solution blocked).
 Requiring propagation-solvability (rather than mere uniqueness) is what keeps large generated puzzles
 easy for SAT solvers too: merely unique random 30x30 layouts took CaDiCaL 2-3 s and the search-based
 reference minutes.

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from ...core.encoding import Encoding
 from ...core.errors import PuzzlesatError
+from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
 from ...formats.picture import Picture
 from .check import check_part1, check_universe
@@ -16,7 +17,11 @@ from .solution import DiceSolution, Part1, Universe
 GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
 
 
-class Dice(Puzzle):
+#: what a dice decoder or the reference gives: part 1, one universe won, or both parts
+DiceAnswer = Part1 | DiceSolution | Universe
+
+
+class Dice(Puzzle[DiceInstance, DiceAnswer]):
     name = "dice"
     #: ``count``: the model-counting CNF of one player's wins (option ``winner``); ``split``: one player's
     #: track (option ``winner`` names the player), counted under queries (:mod:`.split`); ``smt``: part 1
@@ -34,7 +39,7 @@ class Dice(Puzzle):
     def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         return (("player1_wins", {"winner": 0}), ("player2_wins", {"winner": 1}))
 
-    def parse(self, text: str, path: str, **game: int) -> DiceInstance:
+    def parse(self, text: str, path: str, **game: Any) -> DiceInstance:
         return _parse(text, path, Game(**game))
 
     def encode(self, instance: DiceInstance, kind: str, winner: int = 0, **options: Any) -> Encoding:
@@ -47,7 +52,7 @@ class Dice(Puzzle):
         from .smt import encode_part1
         return encode_part1(instance, options.get("horizon"))
 
-    def decode(self, instance: DiceInstance, encoding: Encoding, model) -> Part1 | Universe:
+    def decode(self, instance: DiceInstance, encoding: Encoding, model: CnfModel | SmtModel) -> DiceAnswer:
         if encoding.info["encoding"] == "split":
             raise PuzzlesatError("a model of the split encoding is one player's rolls, not a universe: "
                                  "decode the count encoding instead")
@@ -61,19 +66,21 @@ class Dice(Puzzle):
                      (model.value(encoding.terms["score1"]), model.value(encoding.terms["score2"])),
                      instance.game.rolls)
 
-    def check(self, instance: DiceInstance, solution: Part1 | DiceSolution | Universe) -> list[str]:
+    def check(self, instance: DiceInstance, solution: DiceAnswer) -> list[str]:
         if isinstance(solution, Universe):
             return check_universe(instance, solution)
         part1 = solution.part1 if isinstance(solution, DiceSolution) else solution
         return check_part1(instance, part1)
 
-    def reference(self, instance: DiceInstance, limit: int) -> list[DiceSolution]:
+    def reference(self, instance: DiceInstance, limit: int | None, **options: Any) -> list[DiceAnswer]:
         from .reference import deterministic_game, dirac_wins
         rolled, scores = deterministic_game(instance)
         return [DiceSolution(Part1(rolled // instance.game.rolls, scores, instance.game.rolls), dirac_wins(instance))]
 
-    def picture(self, instance: DiceInstance, solution: DiceSolution | Universe) -> Picture:
+    def picture(self, instance: DiceInstance, solution: DiceAnswer) -> Picture:
         from .picture import picture
+        if isinstance(solution, Part1):
+            raise PuzzlesatError("dice: part 1 alone has no picture")
         return picture(instance, solution)
 
     def split_wins(self, instance: DiceInstance, counts: list[list[int]]) -> tuple[int, int]:

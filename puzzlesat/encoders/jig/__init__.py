@@ -37,7 +37,7 @@ def tiling_problem(instance: JigInstance) -> TilingProblem:
                                turns_group)
 
 
-class Jig(TilingPuzzle):
+class Jig(TilingPuzzle[JigInstance, JigSolution]):
     name = "jig"
     instance_suffix = ".jig"
     count_labels = ("solutions", "up_to_rotation")

@@ -7,7 +7,8 @@ blank -k; a flat side meets a flat side). Cells go line by line along the grid's
 border closes a line soon; candidates are looked up by the (left, top) sides a cell needs, which is the
 rule itself, indexed. One count prunes: every border side is flat, so at most (flat sides - border
 sides) flat sides can face inner edges; a look that would exceed that is not tried (with exactly as
-many flat sides as the border has, no flat side goes inside). Classes up to rotation are counted by turning each layout and keeping the least
+many flat sides as the border has, no flat side goes inside). Classes up to rotation are counted by turning each layout
+and keeping the least
 form, not by breaking symmetry in the search.
 """
 from __future__ import annotations

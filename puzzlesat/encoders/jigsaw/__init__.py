@@ -14,7 +14,7 @@ from .solution import JigsawSolution
 from .tiles import tiling_problem
 
 
-class Jigsaw(TilingPuzzle):
+class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
     name = "jigsaw"
     count_labels = ("solutions", "up_to_symmetry")
 

@@ -102,7 +102,8 @@ class JigsawSolution:
             out.append("".join(chars))
         grid = "\n".join(" ".join(f"{tid}/{o}" for tid, o in self.placement[r * self.cols:(r + 1) * self.cols])
                          for r in range(self.rows))
-        return f"tiles (id/orientation):\n{grid}\nimage ({len(cells) // len(MONSTER_CELLS)} sea monsters marked O):\n" + "\n".join(out)
+        monsters = len(cells) // len(MONSTER_CELLS)
+        return f"tiles (id/orientation):\n{grid}\nimage ({monsters} sea monsters marked O):\n" + "\n".join(out)
 
 
 def _orient_cells(grid: tuple[tuple[tuple[int, int], ...], ...], orientation: int):

@@ -11,7 +11,8 @@ fitting pairs, then (k+1)x(k+1) from four overlapping k x k ones) up to :data:`P
 in no patch is impossible in every assembly. A side in no surviving pair therefore faces the border,
 and a piece with two such sides is a corner. Keeping that piece at one corner placement per orbit of
 the grid's symmetries is a symmetry breaking (:mod:`.symmetry` argues it; a square grid keeps one
-corner, a non-square jig two), and the domains grow from each kept corner along the surviving pairs. On generated jigsaws of 10x10 tiles, 50x50: 378k quads (19k true), 38k 3x3 patches,
+corner, a non-square jig two), and the domains grow from each kept corner along the surviving pairs. On generated
+jigsaws of 10x10 tiles, 50x50: 378k quads (19k true), 38k 3x3 patches,
 21k 4x4 patches (17.7k true); every cell then keeps exactly one placement.
 """
 from __future__ import annotations
