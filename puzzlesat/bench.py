@@ -111,7 +111,7 @@ def measure(run: Run) -> Sample:
         instance = load(puzzle, run.instance, watch)
         if run.method == REFERENCE:
             with watch.phase("solve"):
-                found = puzzle.reference(instance, 2 if puzzle.claims_unique else 1)
+                found = puzzle.reference(instance, puzzle.task.reference_limit)
             return Sample(run, "SAT" if found else "UNSAT", watch.times, answers=_answers(found[:1]))
         report = solve(puzzle, instance, run.method, None, None, watch)
         return Sample(run, report.status, watch.times, report.size, report.answers)

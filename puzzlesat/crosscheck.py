@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .backends import all_backends, get_backend
-from .backends.base import DEFAULT_BACKEND, call_with_timeout
+from .backends import get_backend
+from .backends.base import call_with_timeout
 from .core.errors import PuzzlesatError, SolverTimeout
 from .core.puzzle import Puzzle
 from .solving import count, solve
@@ -52,23 +52,16 @@ class Row:
     family: str = ""
 
 
-def default_backends(puzzle: Puzzle) -> list[str]:
-    """Every available named backend that can solve the puzzle's encodings; for optimisation puzzles,
-    whose methods are the variety, the puzzle's default backend."""
-    if puzzle.optimizes:
-        return [puzzle.default_backend or DEFAULT_BACKEND]
-    if puzzle.counts_universes:
-        return ["d4", "ganak", "z3", "pysat:glucose4"]
-    wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
-    return [b.name for b in all_backends()
-            if b.capabilities & wanted and b.unavailable_reason() is None]
+def default_backends(puzzle: Puzzle[Any, Any]) -> list[str]:
+    """The backends the puzzle's task cross-checks when none are named."""
+    return puzzle.task.crosscheck_backends(puzzle)
 
 
-def family(puzzle: Puzzle, kind: str) -> str:
+def family(puzzle: Puzzle[Any, Any], kind: str) -> str:
     return puzzle.shared_steps.get(kind, kind)
 
 
-def label(puzzle: Puzzle, name: str, kind: str) -> str:
+def label(puzzle: Puzzle[Any, Any], name: str, kind: str) -> str:
     """``backend [encoding]``, or ``backend [encoding, shared step]`` when the encoding shares one."""
     shared = puzzle.shared_steps.get(kind)
     return f"{name} [{kind}, {shared}]" if shared else f"{name} [{kind}]"
@@ -107,21 +100,21 @@ def _reference(answers: Callable[[], Outcome]) -> Method:
     return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"))
 
 
-def _reference_answers(puzzle: Puzzle, instance: Any) -> Outcome:
-    """The reference's first solution, checked, and whether it is unique."""
-    solutions = puzzle.reference(instance, 2 if puzzle.claims_unique else 1)
+def reference_answers(puzzle: Puzzle[Any, Any], instance: Any, unique: bool = False) -> Outcome:
+    """The reference's first solution, checked, and (``unique``) whether it is the only one."""
+    solutions = puzzle.reference(instance, 2 if unique else 1)
     if not solutions:
         return "UNSAT", {}, ""
     problems = puzzle.check(instance, solutions[0])
     if problems:
         return "SAT", None, f"checker rejected: {problems[0]}"
     answers = dict(solutions[0].answers())
-    if puzzle.claims_unique:
+    if unique:
         answers["unique"] = len(solutions) == 1
     return "SAT", answers, ""
 
 
-def _solved(report_of: Callable[..., Any], proof_key: str | None = None) -> Callable[[float | None], Outcome]:
+def solved(report_of: Callable[..., Any], proof_key: str | None = None) -> Callable[[float | None], Outcome]:
     """A method from a solve (called with ``timeout=``): its answers without the proof flag
     (``optimal``, ``exact``)."""
     def run(limit: float | None) -> Outcome:
@@ -130,34 +123,35 @@ def _solved(report_of: Callable[..., Any], proof_key: str | None = None) -> Call
     return run
 
 
-def _encodings_of(puzzle: Puzzle, name: str) -> list[str]:
+def _encodings_of(puzzle: Puzzle[Any, Any], name: str) -> list[str]:
     backend = get_backend(name)
     return [kind for kind in puzzle.encodings
             if ("sat" if puzzle.formula_kind(kind) == "cnf" else "smt") in backend.capabilities]
 
 
-def _cnf_only(puzzle: Puzzle, kind: str, options: dict[str, Any]) -> dict[str, Any]:
+def _cnf_only(puzzle: Puzzle[Any, Any], kind: str, options: dict[str, Any]) -> dict[str, Any]:
     """CNF options (cardinality encodings) go to CNF runs only."""
     return options if puzzle.formula_kind(kind) == "cnf" else {}
 
 
-def plan_solutions(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
-    """The reference, then one solve (with the uniqueness proof where the puzzle claims one) per
-    backend and encoding it can take."""
-    methods = [_reference(partial(_reference_answers, puzzle, instance))]
+def plan_solutions(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any],
+                   unique: bool = False) -> list[Method]:
+    """The reference, then one solve (with the uniqueness proof when ``unique``) per backend and
+    encoding it can take."""
+    methods = [_reference(partial(reference_answers, puzzle, instance, unique))]
     for name in backends:
         for kind in _encodings_of(puzzle, name):
             run = partial(solve, puzzle, instance, name, kind, **_cnf_only(puzzle, kind, options))
             methods.append(Method(label(puzzle, get_backend(name).name, kind), family(puzzle, kind),
-                                  _solved(run)))
+                                  solved(run)))
     return methods
 
 
-def plan_optima(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
+def plan_optima(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
     """Every encoding with every optimisation method that fits it, against the reference's optimum."""
     from .optimize import METHODS
 
-    methods = [_reference(partial(_reference_answers, puzzle, instance))]
+    methods = [_reference(partial(reference_answers, puzzle, instance))]
     for kind in puzzle.encodings:
         for method, (formula, _) in METHODS.items():
             if formula != puzzle.formula_kind(kind):
@@ -166,18 +160,18 @@ def plan_optima(puzzle: Puzzle, instance: Any, backends: list[str], options: dic
                 shown = get_backend(name).name if method != "z3" else "z3"
                 run = partial(solve, puzzle, instance, name, kind, method=method, **options)
                 methods.append(Method(label(puzzle, f"{method} on {shown}", kind), family(puzzle, kind),
-                                      _solved(run, "optimal")))
+                                      solved(run, "optimal")))
     return methods
 
 
-def count_answers(puzzle: Puzzle, counter: Callable[[bool], int]) -> tuple[str, dict[str, int]]:
+def count_answers(puzzle: Puzzle[Any, Any], counter: Callable[[bool], int]) -> tuple[str, dict[str, int]]:
     """(status, counts): both counts a tiling puzzle reports, every solution and one per symmetry class;
     the status is UNSAT when there is no solution at all."""
     counts = {label: counter(variant["break_symmetry"]) for label, variant in puzzle.count_variants()}
     return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts
 
 
-def plan_counts(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
+def plan_counts(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
     """Counts from the reference search and from enumeration on every backend and encoding."""
     def reference_counts() -> Outcome:
         return *count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk))), ""
@@ -193,53 +187,15 @@ def plan_counts(puzzle: Puzzle, instance: Any, backends: list[str], options: dic
     return methods
 
 
-#: enumeration lists universes one by one: past this many (known from the reference) it is not run
-ENUMERATION_LIMIT = 200_000
-
-
-def plan_universes(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
-    """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
-    counter on both counting encodings, Z3 recurrence, enumeration while the number of universes is
-    small enough: the reference's count, when it answers within the limit, decides that)."""
-    universes: list[int] = []
-
-    def remember(limit: float | None) -> Outcome:
-        outcome = call_with_timeout(lambda: _reference_answers(puzzle, instance), limit, "reference")
-        if outcome[1]:
-            universes.append(sum(outcome[1]["wins"]))
-        return outcome
-
-    methods = [Method("reference", "reference", remember)]
-    shared = family(puzzle, "count")
-    for name in backends:
-        backend = get_backend(name)
-        if "count" in backend.capabilities:  # both counting encodings: split by game length, whole game
-            for kind in ("split", "count"):
-                run = partial(solve, puzzle, instance, name, kind)
-                methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared,
-                                      _solved(run, "exact")))
-        elif name == "z3":
-            run = partial(solve, puzzle, instance, name, None)
-            methods.append(Method(f"{backend.name} (recurrence, {shared})", shared,
-                                  _solved(run, "exact")))
-        else:
-            def enumerate_universes(limit: float | None, name: str = name) -> Outcome:
-                if universes and universes[0] > ENUMERATION_LIMIT:
-                    return "SKIPPED", None, f"{universes[0]} universes: too many to enumerate"
-                return _solved(partial(solve, puzzle, instance, name, None), "exact")(limit)
-            methods.append(Method(f"{backend.name} (enumeration, {shared})", shared, enumerate_universes))
-    return methods
-
-
-def plan(puzzle: Puzzle, instance: Any, backends: list[str], options: dict[str, Any],
+def plan(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any],
          by_count: bool = False) -> list[Method]:
     """The methods of the cross-check that fits the puzzle (``by_count``: compare solution counts)."""
-    planner = (plan_counts if by_count else plan_optima if puzzle.optimizes
-               else plan_universes if puzzle.counts_universes else plan_solutions)
-    return planner(puzzle, instance, backends, options)
+    if by_count:
+        return plan_counts(puzzle, instance, backends, options)
+    return puzzle.task.plan_crosscheck(puzzle, instance, backends, options)
 
 
-def crosscheck(puzzle: Puzzle, instance: Any, backends: list[str], timeout: float | None,
+def crosscheck(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], timeout: float | None,
                options: dict[str, Any], by_count: bool = False, budget: float | None = None) -> list[Row]:
     """Every method's row, the reference first."""
     return list(run_methods(plan(puzzle, instance, backends, options, by_count), timeout, budget))

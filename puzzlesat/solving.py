@@ -80,27 +80,21 @@ def encoding_for(puzzle: Puzzle, kind: str | None) -> str:
     return kind
 
 
-def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | None = None,
+def solve(puzzle: Puzzle[Any, Any], instance: Any, backend_name: str | None, kind: str | None = None,
           timeout: float | None = None, watch: Stopwatch | None = None, method: str | None = None,
           **options: Any) -> Report:
-    """Solve one instance; for puzzles whose solutions should be unique, also prove or refute it; for
-    optimisation puzzles, find a proven optimum."""
-    watch = watch or Stopwatch()
-    if method is not None and not puzzle.optimizes:
-        raise PuzzlesatError(f"--method applies to optimisation puzzles (amphipod), not {puzzle.name}")
-    if puzzle.counts_universes:
-        if kind == "smt":
-            raise PuzzlesatError(f"{puzzle.name}: part 1 always uses the smt unrolling; --encoding chooses "
-                                 "how part 2 is counted (count or split)")
-        return solve_counting(puzzle, instance, backend_for(puzzle, backend_name), kind, timeout, watch)
-    kind = encoding_for(puzzle, kind)
-    if puzzle.optimizes:
-        tuned_method, tuned_backend = puzzle.tuned_for_encoding.get(kind, (None, None))
-        method, backend_name = method or tuned_method, backend_name or tuned_backend
-        return solve_optimum(puzzle, instance, backend_for(puzzle, backend_name), kind, method, timeout, watch, **options)
+    """Solve one instance as the puzzle's task asks (a unique solution proven, an optimum proven, the
+    universes counted, ...): every reported solution has passed the independent checker."""
+    return puzzle.task.solve(puzzle, instance, backend_name, kind, timeout, watch or Stopwatch(), method, **options)
+
+
+def solve_satisfying(puzzle: Puzzle[Any, Any], instance: Any, backend_name: str | None, kind: str, unique: bool,
+                     timeout: float | None, watch: Stopwatch, **options: Any) -> Report:
+    """A checked solution; with ``unique``, a second search with the first solution blocked proves it
+    unique (UNSAT) or refutes it (a second checked solution)."""
     backend = get_backend(backend_for(puzzle, backend_name))
     backend.require("sat" if puzzle.formula_kind(kind) == "cnf" else "smt")
-    if puzzle.claims_unique:
+    if unique:
         backend.require("enumerate")
     deadline = Deadline(timeout)
     with watch.phase("encode"):
@@ -119,7 +113,7 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
         report.solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
         report.checked = True
         report.answers = dict(report.solution.answers())
-        if puzzle.claims_unique:
+        if unique:
             with watch.phase("solve"):
                 second = next(results)
             report.solved_by.append(second.backend)
@@ -129,12 +123,11 @@ def solve(puzzle: Puzzle, instance: Any, backend_name: str | None, kind: str | N
     return report
 
 
-def solve_optimum(puzzle: Puzzle, instance: Any, backend_name: str, kind: str, method: str | None,
+def solve_optimum(puzzle: Puzzle[Any, Any], instance: Any, backend_name: str, kind: str, method: str,
                   timeout: float | None, watch: Stopwatch, **options: Any) -> Report:
     """Optimise with one method; the checker replays the decoded plan and must find the proven cost."""
     from .optimize import METHODS, optimize
 
-    method = method or (puzzle.default_method if puzzle.formula_kind(kind) == "cnf" else "z3")
     if method not in METHODS:
         raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
     with watch.phase("encode"):
@@ -158,69 +151,6 @@ def solve_optimum(puzzle: Puzzle, instance: Any, backend_name: str, kind: str, m
     return report
 
 
-def solve_counting(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None, timeout: float | None,
-                   watch: Stopwatch) -> Report:
-    """Dice: part 1 from Z3 on the deterministic unrolling (checked by replaying the game), part 2 from
-    the number of universes each player wins (:func:`count_universes`)."""
-    deadline = Deadline(timeout)
-    for horizon in puzzle.part1_horizons(instance):  # deeper only while the game provably has not ended
-        with watch.phase("encode"):
-            unrolled = puzzle.encode(instance, "smt", horizon=horizon)
-        with watch.phase("solve"), get_backend("z3").open(unrolled) as session:
-            first = session.solve(deadline.left())
-        if first.status != Status.UNSAT:
-            break
-    if first.status != Status.SAT:
-        raise CheckFailed(f"z3 gave no answer ({first.status.value}) on the deterministic game")
-    part1 = checked_solution(puzzle, instance, unrolled, first.model, "z3", watch)
-    kind, wins, size = count_universes(puzzle, instance, backend_name, kind, deadline.left(), watch)
-    from .encoders.dice.solution import DiceSolution  # the one counting puzzle so far
-    solution = DiceSolution(part1, wins)
-    report = Report(puzzle.name, getattr(instance, "source", ""), backend_name, kind, "SAT", solution,
-                    dict(solution.answers()), checked=True, size=size or unrolled.size(), times=watch.times)
-    report.answers["exact"] = True
-    report.solved_by = list(dict.fromkeys(("z3", backend_name)))  # part 1, then part 2's counter
-    return report
-
-
-def count_universes(puzzle: Puzzle, instance: Any, backend_name: str, kind: str | None, timeout: float | None,
-                    watch: Stopwatch) -> tuple[str, tuple[int, int], dict[str, int]]:
-    """(how, the universes each player wins, the size of player 1's counted formula: empty when none
-    was built here), counted by ``backend_name``: z3 solves the recurrence equations; an exact counter
-    counts the ``split`` encoding (both players' tracks, one core each, combined by
-    ``puzzle.split_wins``; the default for compiling counters, which answer a track's 2K + 1 queries
-    from one compilation) or the whole-game ``count`` encoding (one formula per winner, in parallel; the
-    default for other counters: Ganak at target 15 takes 11 s on it, 90 s on split); any enumerating
-    backend lists the universes of the ``count`` encoding (small targets only)."""
-    backend = get_backend(backend_name)
-    deadline = Deadline(timeout)
-    if backend_name == "z3":
-        if kind is not None:
-            raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
-        with watch.phase("solve"):
-            return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
-    if "count" not in backend.capabilities:
-        kind = encoding_for(puzzle, kind or "count")
-        if kind != "count":
-            raise PuzzlesatError(f"{backend.name} enumerates, and only the count encoding's models are "
-                                 f"universes: use --encoding count, or an exact counter for {kind}")
-        one, two = (count(puzzle, instance, backend_name, deadline.left(), watch, kind=kind, winner=winner)
-                    for winner in (0, 1))
-        return kind, (one, two), {}
-    backend.require("count")  # available here, before anything is built
-    kind = encoding_for(puzzle, kind or ("split" if backend.compiles else "count"))
-    with watch.phase("encode"):
-        formulas = [puzzle.encode(instance, kind, winner=player) for player in (0, 1)]
-    with watch.phase("solve"):
-        if kind == "split":
-            counts = run_forked([partial(backend.count_each, formula, formula.info["queries"])
-                                 for formula in formulas], deadline.left(), backend.name)
-            return kind, puzzle.split_wins(instance, counts), formulas[0].size()
-        one, two = run_forked([partial(backend.count, formula) for formula in formulas], deadline.left(),
-                              backend.name)
-        return kind, (one, two), formulas[0].size()
-
-
 def _record(report: Report | None, encoding: Encoding, answered_by: str | None = None) -> None:
     """Note a counted formula's size (the first one only) and a backend that answered, once each."""
     if report is None:
@@ -233,9 +163,6 @@ def _record(report: Report | None, encoding: Encoding, answered_by: str | None =
 def _counting_backend(puzzle: Puzzle, backend_name: str | None, kind: str, listing: bool) -> tuple[Backend, bool]:
     """The backend a count uses and whether it counts exactly (capability ``count``) rather than by
     enumeration; refuses what cannot work, before anything is encoded."""
-    if puzzle.optimizes:
-        raise PuzzlesatError(f"{puzzle.name} is an optimisation puzzle: its legal plans are too many to count "
-                             "and not what is asked; 'solve' proves the optimum")
     backend = get_backend(backend_for(puzzle, backend_name))
     exact = "count" in backend.capabilities
     if exact and listing:

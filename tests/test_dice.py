@@ -14,7 +14,8 @@ from puzzlesat.encoders.dice import PUZZLE
 from puzzlesat.encoders.dice.instance import DiceInstance, Game, parse
 from puzzlesat.encoders.dice.reference import dirac_wins
 from puzzlesat.encoders.dice.split import encode_track, wins_from_tracks
-from puzzlesat.solving import count, count_universes, load, solve
+from puzzlesat.encoders.dice.task import count_universes
+from puzzlesat.solving import count, load, solve
 
 from .conftest import INSTANCES
 

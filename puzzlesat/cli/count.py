@@ -9,7 +9,7 @@ import click
 from ..backends import get_backend
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..solving import Report, backend_for, count_every_variant, count_universes, load
+from ..solving import Report, backend_for, load
 from .options import (
     backend_option,
     cnf_options,
@@ -58,14 +58,7 @@ def command(
     # an exact counter proves the number instead
     report = Report(puzzle, file, backend_name, spec.encodings[0], "UNKNOWN", checked=not exact,
                     times=watch.times)
-    if spec.counts_universes and exact and not list_all:  # both players from one pair of compilations
-        _, wins, report.size = count_universes(spec, instance, backend_name, None, timeout, watch)
-        report.solved_by.append(backend_name)
-        answers = {label: wins[number] for number, (label, _) in enumerate(spec.count_variants())}
-        listed = []
-    else:
-        answers, listed = count_every_variant(spec, instance, backend_name, timeout, watch, report, list_all,
-                                              **options)
+    answers, listed = spec.task.count(spec, instance, backend_name, timeout, watch, report, list_all, **options)
     total = next(iter(answers.values()))
     report.answers, report.status = answers, "SAT" if total else "UNSAT"
     if as_json:

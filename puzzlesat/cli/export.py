@@ -43,7 +43,7 @@ def exported_kind(spec: Puzzle, fmt: str, kind: str | None) -> str:
 def export_options(spec: Puzzle, fmt: str, player: int, cardinality: str | None, pb: str | None) -> dict[str, Any]:
     """Encoder options of an export (and of the matching decode)."""
     options = encoder_options(cardinality, pb) if fmt != "smt2" else {}
-    if spec.counts_universes:
+    if "player" in spec.task.options:  # dice: whose winning universes the formula describes
         options["winner"] = player - 1
     return options
 

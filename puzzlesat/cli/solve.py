@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from ..core.errors import PuzzlesatError
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
 from ..solving import load, solve
@@ -61,8 +60,7 @@ def command(
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
-    if steps and not spec.optimizes:
-        raise PuzzlesatError(f"--steps applies to amphipod plans, not {puzzle}")
+    spec.task.refuse_options(spec, steps=steps)
     report = solve(spec, instance, backend, kind, timeout, watch, method, **encoder_options(cardinality, pb))
     if report.solution is not None:
         write_pictures(spec, instance, report.solution, png, svg)

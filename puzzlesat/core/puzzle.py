@@ -14,6 +14,7 @@ from .model import CnfModel, SmtModel
 
 if TYPE_CHECKING:
     from ..formats.picture import Picture
+    from ..tasks import Task
 
 
 class Solution(Protocol):
@@ -39,18 +40,11 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT]):
     name: str
     #: encoding kinds this puzzle offers, the first being the default
     encodings: tuple[str, ...] = ("cnf", "smt")
-    #: True when a solution is expected to be unique, so ``solve`` proves (or refutes) uniqueness
-    claims_unique: bool = False
     #: keyword options of ``parse`` that the command line may set (``rows``/``cols``, ``unfold``)
     reading_options: tuple[str, ...] = ()
-    #: optimisation puzzles: ``solve`` proves an optimum with one of ``optimize.METHODS``
-    optimizes: bool = False
-    #: counting puzzles (dice): ``solve`` answers with model counts (see ``solving.solve_counting``)
-    counts_universes: bool = False
-    default_method: str | None = None
-    #: encodings whose fastest measured method and backend differ from the puzzle's defaults:
-    #: encoding -> (method, backend), each used when the command line does not choose it
-    tuned_for_encoding: ClassVar[dict[str, tuple[str, str]]] = {}
+    #: what ``solve``, ``count`` and ``crosscheck`` do with this puzzle (a unique solution, an optimum,
+    #: counted universes): the pipeline calls only the task (:mod:`puzzlesat.tasks`)
+    task: ClassVar[Task]
     #: how instance files of this puzzle end (``puzzlesat bench`` picks them out of a directory)
     instance_suffix: str = ".txt"
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)

@@ -7,6 +7,7 @@ from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
 from ...formats.picture import Picture
+from ...tasks import Optimize
 from .check import check as _check
 from .instance import AmphipodInstance
 from .instance import parse as _parse
@@ -19,11 +20,10 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution]):
     #: every encoding takes each mover's options (stops, paths, costs) from movers.py
     shared_steps: ClassVar[dict[str, str]] = {"events": "movers", "unroll": "movers", "smt": "movers"}
     reading_options = ("unfold",)
-    optimizes = True
-    default_method = "rc2"
     default_backend = "pysat:glucose4"
-    # the unrolling's optimum comes fastest from the SAT descent on CaDiCaL (BENCHMARKS.md)
-    tuned_for_encoding: ClassVar[dict[str, tuple[str, str]]] = {"unroll": ("descent", "pysat:cadical195")}
+    #: RC2 on CNF encodings; the unrolling's optimum comes fastest from the SAT descent on CaDiCaL
+    #: (BENCHMARKS.md)
+    task = Optimize("rc2", {"unroll": ("descent", "pysat:cadical195")})
 
     def parse(self, text: str, path: str, unfold: bool = True, **reading: Any) -> AmphipodInstance:
         return _parse(text, path, unfold)

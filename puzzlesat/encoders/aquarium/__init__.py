@@ -7,6 +7,7 @@ from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
 from ...formats.picture import Picture
+from ...tasks import Satisfy
 from . import check as _check
 from .instance import AquariumInstance
 from .instance import parse as _parse
@@ -16,7 +17,7 @@ from .solution import AquariumSolution
 class Aquarium(Puzzle[AquariumInstance, AquariumSolution]):
     name = "aquarium"
     encodings = ("cnf", "smt")
-    claims_unique = True
+    task = Satisfy(unique=True)
 
     def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
         return _parse(text, path)

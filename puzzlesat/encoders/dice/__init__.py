@@ -13,6 +13,7 @@ from .check import check_part1, check_universe
 from .instance import DiceInstance, Game
 from .instance import parse as _parse
 from .solution import DiceSolution, Part1, Universe
+from .task import CountUniverses
 
 GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
 
@@ -29,12 +30,8 @@ class Dice(Puzzle[DiceInstance, DiceAnswer]):
     #: every counting method (both CNFs, the Z3 recurrence) takes the game's moves from rules.py
     shared_steps: ClassVar[dict[str, str]] = {"count": "rules", "split": "rules", "smt": "rules"}
     reading_options = GAME_OPTIONS
-    counts_universes = True
     default_backend = "d4"
-
-    def part1_horizons(self, instance: DiceInstance) -> list[int]:
-        from .smt import part1_horizons
-        return part1_horizons(instance)
+    task = CountUniverses()
 
     def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         return (("player1_wins", {"winner": 0}), ("player2_wins", {"winner": 1}))

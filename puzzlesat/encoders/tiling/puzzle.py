@@ -10,6 +10,7 @@ from typing import Any, ClassVar, TypeVar
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle, Solution
+from ...tasks import Satisfy
 from .cnf import decode_tiling, encode_tiling
 from .problem import TilingProblem
 from .smt import decode_tiling_smt, encode_tiling_smt
@@ -20,6 +21,7 @@ TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)
 
 class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT]):
     encodings = ("cnf", "smt")
+    task = Satisfy()
     #: both encodings place pieces over the same pruned, anchored domains with the same symmetry breaking
     shared_steps: ClassVar[dict[str, str]] = {"cnf": "pruned", "smt": "pruned"}
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
