@@ -16,7 +16,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from puzzlesat.backends.base import run_forked
+from puzzlesat.backends.forking import run_forked
 from puzzlesat.core.errors import SolverTimeout
 from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle
@@ -380,7 +380,7 @@ def amphipod_unroll_table(lines: list[str]) -> None:
 
 def amphipod_scaling_table(lines: list[str]) -> None:
     """Generated burrows: defaults against A* (killed after 60 s)."""
-    from puzzlesat.backends.base import call_with_timeout
+    from puzzlesat.backends.forking import call_with_timeout
     from puzzlesat.encoders.amphipod.generate import generate
 
     amphipod = get_puzzle("amphipod")
@@ -411,7 +411,7 @@ def dice_table(lines: list[str]) -> None:
     on one core) and on the whole-game CNF of player 1, Ganak and the Z3 recurrence, against the DP (one
     run each: minutes)."""
     from puzzlesat.backends import get_backend
-    from puzzlesat.backends.base import call_with_timeout
+    from puzzlesat.backends.forking import call_with_timeout
     from puzzlesat.encoders.dice.instance import DiceInstance, Game
     from puzzlesat.encoders.dice.reference import dirac_wins
 
@@ -480,13 +480,15 @@ def bench_command_table(lines: list[str]) -> None:
     from puzzlesat.bench import measure, plan, run_all, summarize, to_markdown
     from puzzlesat.encoders import PUZZLES
 
+    puzzles = {name: get_puzzle(name) for name in PUZZLES}
+
     lines += ["## `puzzlesat bench` on every bundled instance (median of 3, limit 30 s per run)", "",
               "The same table as `puzzlesat bench --markdown`; total includes parse, decode and check.", ""]
-    runs = plan(list(PUZZLES), None, None, 3)
-    runs += plan(["aquarium", "jigsaw"], None, ["pysat:glucose4", "pysat:kissat404", "z3",
+    runs = plan(list(puzzles.values()), None, None, 3)
+    runs += plan([puzzles["aquarium"], puzzles["jigsaw"]], None, ["pysat:glucose4", "pysat:kissat404", "z3",
                                                 "portfolio:cadical195+glucose4"], 3)
     unique = list(dict.fromkeys(runs))  # the reference appears in both plans
-    lines += [to_markdown(summarize(run_all(unique, measure, 1, 30.0))), ""]
+    lines += [to_markdown(summarize(run_all(unique, partial(measure, puzzles), 1, 30.0))), ""]
 
 
 def replace_section(document: str, table: str) -> str:

@@ -26,7 +26,6 @@ from .core.errors import PuzzlesatError
 from .core.processes import die_with_parent
 from .core.puzzle import Puzzle
 from .core.timing import Stopwatch
-from .encoders import get_puzzle
 from .solving import backend_for, load, solve
 
 REFERENCE = "reference"
@@ -91,21 +90,23 @@ BUNDLED = {"aquarium": "instances/aquarium", "jigsaw": "instances/aoc/2020-20", 
            "amphipod": "instances/aoc/2021-23", "dice": "instances/aoc/2021-21"}
 
 
-def plan(puzzles: list[str], directory: str | None, backends: list[str] | None, repeat: int) -> list[Run]:
+def plan(puzzles: list[Puzzle[Any, Any]], directory: str | None, backends: list[str] | None,
+         repeat: int) -> list[Run]:
     """Every run to make: each instance file x (the reference + each backend, default: the puzzle's own)
     x ``repeat``. Backend names are resolved here, so an unknown one fails before any run starts."""
     runs = []
-    for name in puzzles:
-        puzzle = get_puzzle(name)
+    for puzzle in puzzles:
+        name = puzzle.name
         files = instance_files(puzzle, Path(directory or BUNDLED[name]))
         methods = [REFERENCE] + [get_backend(b).name for b in backends or [backend_for(puzzle, None)]]
         runs += [Run(name, str(f), method, k) for f in files for method in methods for k in range(repeat)]
     return runs
 
 
-def measure(run: Run) -> Sample:
-    """Do one run in this process: parse, then the reference or ``solve`` with the named backend."""
-    puzzle = get_puzzle(run.puzzle)
+def measure(puzzles: dict[str, Puzzle[Any, Any]], run: Run) -> Sample:
+    """Do one run in this process: parse, then the reference or ``solve`` with the named backend
+    (``puzzles``: the puzzle of each name the runs use)."""
+    puzzle = puzzles[run.puzzle]
     watch = Stopwatch()
     try:
         instance = load(puzzle, run.instance, watch)

@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any
 
 from .backends import get_backend
-from .backends.base import call_with_timeout
+from .backends.forking import call_with_timeout
 from .core.errors import PuzzlesatError, SolverTimeout
 from .core.puzzle import Puzzle
 from .solving import count, solve

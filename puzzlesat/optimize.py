@@ -11,7 +11,8 @@ from math import gcd
 from typing import Any
 
 from .backends import get_backend
-from .backends.base import Backend, call_with_timeout
+from .backends.base import Backend
+from .backends.forking import call_with_timeout
 from .backends.portfolio import PortfolioBackend
 from .core.encoding import Encoding
 from .core.errors import BackendError, PuzzlesatError, SolverTimeout

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from .backends import get_backend
-from .backends.base import DEFAULT_BACKEND, Backend, run_forked
+from .backends import DEFAULT_BACKEND, Backend, get_backend
+from .backends.forking import run_forked
 from .core.encoding import Encoding
 from .core.errors import CheckFailed, PuzzlesatError, SolverTimeout
 from .core.files import read_text

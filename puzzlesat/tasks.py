@@ -14,8 +14,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
-from .backends import all_backends
-from .backends.base import DEFAULT_BACKEND
+from .backends import DEFAULT_BACKEND, all_backends
 from .core.errors import PuzzlesatError
 from .core.puzzle import Puzzle, Solution
 from .core.timing import Stopwatch

@@ -27,7 +27,7 @@ def run_cli():
 
 def backend_double(name: str, session: type):
     """A PySAT-based backend class whose sessions are ``session`` (a test double that sleeps, crashes or
-    lies), registered by tests under ``name`` with ``monkeypatch.setitem(base._FACTORIES, ...)``."""
+    lies), registered by tests under ``name`` with ``monkeypatch.setitem(registry._FACTORIES, ...)``."""
     from puzzlesat.backends.pysat_backend import PysatBackend
 
     class Double(PysatBackend):

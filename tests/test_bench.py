@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from puzzlesat.backends import base
+from puzzlesat.backends import registry
 from puzzlesat.backends.pysat_backend import PysatSession
 
 from .conftest import INSTANCES, backend_double
@@ -54,7 +54,7 @@ def test_bench_writes_table_json_csv_and_plot(run_cli, jigsaw_dir, tmp_path):
 
 
 def test_a_run_past_its_timeout_is_killed_and_reported(run_cli, jigsaw_dir, tmp_path, monkeypatch):
-    monkeypatch.setitem(base._FACTORIES, "test:stuck", backend_double("test:stuck", StuckSession))
+    monkeypatch.setitem(registry._FACTORIES, "test:stuck", backend_double("test:stuck", StuckSession))
     start = time.perf_counter()
     code, stdout, _ = run_cli("bench", "--puzzle", "jigsaw", "--instances", str(jigsaw_dir), "--backends",
                               "test:stuck", "--timeout", "1", "--repeat", "3", "--out", str(tmp_path))
@@ -67,7 +67,7 @@ def test_a_run_past_its_timeout_is_killed_and_reported(run_cli, jigsaw_dir, tmp_
 
 
 def test_a_crashing_run_is_an_error_row_and_exit_1(run_cli, jigsaw_dir, tmp_path, monkeypatch):
-    monkeypatch.setitem(base._FACTORIES, "test:dying", backend_double("test:dying", DyingSession))
+    monkeypatch.setitem(registry._FACTORIES, "test:dying", backend_double("test:dying", DyingSession))
     code, _stdout, stderr = run_cli("bench", "--puzzle", "jigsaw", "--instances", str(jigsaw_dir), "--backends",
                                    "test:dying,cadical", "--repeat", "1", "--jobs", "2", "--out", str(tmp_path))
     assert code == 1

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from puzzlesat.backends import base
+from puzzlesat.backends import registry
 from puzzlesat.backends.pysat_backend import PysatBackend, PysatSession
 from puzzlesat.core.errors import CheckFailed
 from puzzlesat.core.model import CnfModel
@@ -37,7 +37,7 @@ class LyingBackend(PysatBackend):
 
 @pytest.fixture
 def liar(monkeypatch):
-    monkeypatch.setitem(base._FACTORIES, "test:liar", LyingBackend)
+    monkeypatch.setitem(registry._FACTORIES, "test:liar", LyingBackend)
     return "test:liar"
 
 

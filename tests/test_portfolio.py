@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from puzzlesat.backends import base, get_backend
+from puzzlesat.backends import get_backend, registry
 from puzzlesat.backends.pysat_backend import PysatSession
 from puzzlesat.core.errors import BackendError, SolverTimeout
 from puzzlesat.encoders import get_puzzle
@@ -30,8 +30,8 @@ class CrashingSession(PysatSession):
 
 @pytest.fixture
 def doubles(monkeypatch):
-    monkeypatch.setitem(base._FACTORIES, "test:sleepy", backend_double("test:sleepy", SleepySession))
-    monkeypatch.setitem(base._FACTORIES, "test:crash", backend_double("test:crash", CrashingSession))
+    monkeypatch.setitem(registry._FACTORIES, "test:sleepy", backend_double("test:sleepy", SleepySession))
+    monkeypatch.setitem(registry._FACTORIES, "test:crash", backend_double("test:crash", CrashingSession))
 
 
 def test_fast_member_wins_and_slow_one_is_killed(doubles):

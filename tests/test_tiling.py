@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from puzzlesat.backends.base import call_with_timeout
+from puzzlesat.backends.forking import call_with_timeout
 from puzzlesat.core.errors import PuzzlesatError
 from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle

@@ -12,7 +12,8 @@ from typing import TypeVar
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
-from .base import Backend, Session, call_with_timeout, quiet_stdout
+from .base import Backend, Session
+from .forking import call_with_timeout, quiet_stdout
 
 T = TypeVar("T")
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
-from .base import register
 from .counter import CounterBackend
 
 #: D4 reserves a first cache page of 4 GB of address space by default; small pages cost nothing on these
@@ -56,5 +55,3 @@ class D4Backend(CounterBackend):
         options["cache"]["bucket"]["sizeAdditionalPage"] = str(CACHE_PAGE)
         return py_d4.Solver(encoding.clauses, encoding.num_vars, py_d4.load_options_from_dict(options))
 
-
-register("d4", D4Backend)

@@ -17,7 +17,7 @@ from ..core.model import CnfModel
 from ..core.processes import die_with_parent
 from ..core.result import Result, Status
 from ..formats.dimacs import parse_solver_output, to_dimacs, violated_clause
-from .base import Backend, Session, register_prefix
+from .base import Backend, Session
 
 
 class ExternalBackend(Backend):
@@ -76,5 +76,3 @@ class ExternalSession(Session):
             return Result(status, CnfModel.from_literals(literals, self.encoding.num_vars), name, elapsed)
         return Result(status, None, name, elapsed)
 
-
-register_prefix("external", ExternalBackend)

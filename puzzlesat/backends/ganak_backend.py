@@ -7,7 +7,6 @@ universe twice multiplies counts by powers of two), so only clauses and the samp
 from __future__ import annotations
 
 from ..core.encoding import Encoding
-from .base import register
 from .counter import CounterBackend
 
 
@@ -24,5 +23,3 @@ class GanakBackend(CounterBackend):
         counter.set_sampling_set(encoding.show)
         return counter.count()
 
-
-register("ganak", GanakBackend)

@@ -23,21 +23,26 @@ from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
 from ..core.processes import die_with_parent
 from ..core.result import Result
-from .base import Backend, Session, get_backend, register_prefix
+from .base import Backend, Session
 
 #: what a race can share: models cross process boundaries as bytes, so Z3's native SMT models
 #: (which are not picklable) are left out; Z3 still takes part on CNF encodings.
 RACEABLE = frozenset({"sat", "enumerate", "count"})
 
 
+def member_names(spelled: str) -> list[str]:
+    """The member names of ``portfolio:SPELLED``: separated by commas or ``+``."""
+    return [name.strip() for name in spelled.replace("+", ",").split(",") if name.strip()]
+
+
 class PortfolioBackend(Backend):
     description = "race of several backends in separate processes; first answer wins"
 
-    def __init__(self, members: str) -> None:
-        names = [name.strip() for name in members.replace("+", ",").split(",") if name.strip()]
-        if len(names) < 2:
-            raise BackendError(f"portfolio:{members}: name at least two backends (portfolio:NAME,NAME,...)")
-        self.members = [get_backend(name) for name in names]
+    def __init__(self, spelled: str, members: list[Backend]) -> None:
+        """``members`` are the backends ``spelled`` names (see :func:`member_names`)."""
+        if len(members) < 2:
+            raise BackendError(f"portfolio:{spelled}: name at least two backends (portfolio:NAME,NAME,...)")
+        self.members = members
         self.name = "portfolio:" + ",".join(member.name for member in self.members)
         shared = frozenset.intersection(*(member.capabilities for member in self.members))
         self.capabilities = shared & RACEABLE
@@ -196,5 +201,3 @@ def _race(workers: list[_Worker], request: tuple[Any, ...] | None, timeout: floa
         for worker in pending.values():
             worker.stop()
 
-
-register_prefix("portfolio", PortfolioBackend)

@@ -10,7 +10,8 @@ from pysat.solvers import Solver, SolverNames
 from ..core.encoding import Encoding
 from ..core.model import CnfModel
 from ..core.result import Result, Status
-from .base import Backend, Session, alias, call_with_timeout, register, stream_forked
+from .base import Backend, Session
+from .forking import call_with_timeout, stream_forked
 
 #: PySAT solvers that cannot take clauses after a solve (adding one aborts the process in Kissat);
 #: their sessions rebuild the solver for every call.
@@ -109,16 +110,7 @@ class PysatSession(Session):
             self.solver = None
 
 
-def _register_all() -> None:
-    for attr, names in vars(SolverNames).items():
-        if attr.startswith("_") or not isinstance(names, tuple):
-            continue
-        canonical = _canonical(attr, names)
-        register(f"pysat:{canonical}", lambda name=canonical: PysatBackend(name))
-        alias(canonical, f"pysat:{canonical}")  # a bare PySAT name works too: --backend glucose3
-    for short, full in {"cadical": "cadical195", "kissat": "kissat404", "glucose": "glucose4",
-                        "minisat": "minisat22"}.items():
-        alias(short, f"pysat:{full}")
-
-
-_register_all()
+def pysat_names() -> list[str]:
+    """The canonical name of every solver this PySAT offers."""
+    return [_canonical(attr, names) for attr, names in vars(SolverNames).items()
+            if not attr.startswith("_") and isinstance(names, tuple)]

@@ -10,7 +10,7 @@ from ..core.encoding import Encoding
 from ..core.errors import SolverTimeout
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
-from .base import Backend, Session, register
+from .base import Backend, Session
 
 
 def cnf_to_smtlib(clauses: list[list[int]]) -> str:
@@ -86,5 +86,3 @@ class Z3Session(Session):
                 truth[int(decl.name()[1:])] = 1
         return Result(Status.SAT, CnfModel(bytes(truth)), self.backend.name, elapsed)
 
-
-register("z3", Z3Backend)

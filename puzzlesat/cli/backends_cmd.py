@@ -5,7 +5,7 @@ import shutil
 
 import click
 
-from ..backends.base import DEFAULT_BACKEND, aliases, all_backends
+from ..backends import DEFAULT_BACKEND, aliases, all_backends
 from ..backends.external import ExternalBackend
 from .options import echo_json, json_option
 

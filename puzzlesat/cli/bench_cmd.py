@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
@@ -19,7 +20,7 @@ from ..bench import (
 )
 from ..core.errors import PuzzlesatError
 from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
-from ..encoders import PUZZLES
+from ..encoders import PUZZLES, get_puzzle
 from .options import backend_list, format_seconds
 from .supervised import SupervisedCommand
 
@@ -59,9 +60,10 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     check_writable(out)
     if plot_path:
         check_writable(str(Path(plot_path).parent))
-    runs = plan([puzzle] if puzzle else list(PUZZLES), directory, backend_list(backends) if backends else None, repeat)
+    puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else PUZZLES)}
+    runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
     with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
-        samples = run_all(runs, measure, jobs, timeout, lambda sample: bar.update(1))
+        samples = run_all(runs, partial(measure, puzzles), jobs, timeout, lambda sample: bar.update(1))
     rows = summarize(samples)
     write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples), indent=1) + "\n")
     write_text_atomic(str(Path(out) / "bench.csv"), to_csv(rows))

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..backends.base import DEFAULT_BACKEND
+from ..backends import DEFAULT_BACKEND
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.puzzle import Puzzle
 from ..encoders import PUZZLES

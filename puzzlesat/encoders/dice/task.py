@@ -10,7 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ...backends import get_backend
-from ...backends.base import call_with_timeout, run_forked
+from ...backends.forking import call_with_timeout, run_forked
 from ...core.errors import CheckFailed, PuzzlesatError
 from ...core.puzzle import Puzzle, Solution
 from ...core.result import Status

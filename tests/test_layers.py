@@ -1,0 +1,79 @@
+"""The package's layers, checked: core <- formats <- backends <- pipeline <- encoders <- cli. A module
+imports only from its own layer or lower ones (imports for type checking alone excepted), and the
+backends package has no import cycle, so that each layer can be read, tested and replaced on its own."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
+LAYERS = ["core", "formats", "backends", "pipeline", "encoders", "cli"]
+PIPELINE = {"solving", "optimize", "crosscheck", "bench", "tasks"}
+
+
+def layer(module: str) -> int:
+    """The layer of ``puzzlesat.X.Y``."""
+    parts = module.split(".")
+    top = parts[1] if len(parts) > 1 else ""
+    if top in PIPELINE:
+        return LAYERS.index("pipeline")
+    if top == "entry":
+        return LAYERS.index("cli")
+    return LAYERS.index(top) if top in LAYERS else -1
+
+
+def module_name(path: Path) -> str:
+    relative = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(relative.parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> list[tuple[str, int, bool]]:
+    """(imported module, line, at module level) of every puzzlesat import outside ``if TYPE_CHECKING``."""
+    tree = ast.parse(path.read_text())
+    here = module_name(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
+    skipped = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+               and getattr(block.test, "id", "") == "TYPE_CHECKING" for node in ast.walk(block)}
+    top_level = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [target] if node.module else [f"{target}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [(name, node.lineno, id(node) in top_level) for name in names if name.startswith("puzzlesat")]
+    return found
+
+
+def test_no_module_imports_from_a_higher_layer():
+    upward = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        mine = layer(module_name(path))
+        for target, line, _ in imports(path):
+            if layer(target) > mine:
+                upward.append(f"{module_name(path)}:{line} imports {target}")
+    assert not upward, "\n".join(upward)
+
+
+def test_the_backends_package_has_no_import_cycle():
+    graph: dict[str, set[str]] = {}
+    for path in (PACKAGE / "backends").glob("*.py"):
+        graph[module_name(path)] = {target for target, _, _ in imports(path) if target.startswith("puzzlesat.backends.")}
+
+    def visit(node: str, trail: list[str]) -> None:
+        assert node not in trail, " -> ".join(trail + [node])
+        for following in graph.get(node, ()):
+            visit(following, trail + [node])
+
+    for node in graph:
+        visit(node, [])
