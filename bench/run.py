@@ -17,10 +17,10 @@ from functools import partial
 from pathlib import Path
 
 from puzzlesat.backends.forking import run_forked
+from puzzlesat.core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from puzzlesat.core.errors import SolverTimeout
 from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle
-from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium
 from puzzlesat.encoders.jig import tiling_problem as jig_problem
 from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem

@@ -8,25 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import reduce
 from math import gcd
-from typing import Any
 
 from .backends import get_backend
 from .backends.base import Backend
 from .backends.forking import call_with_timeout
 from .backends.portfolio import PortfolioBackend
+from .core.choices import METHODS
 from .core.encoding import Encoding
 from .core.errors import BackendError, PuzzlesatError, SolverTimeout
 from .core.model import CnfModel, SmtModel
 from .core.result import Status
-
-#: method -> (formula kind it needs, one-line description)
-METHODS = {
-    "rc2": ("cnf", "RC2 MaxSAT with core exhaustion and core minimisation"),
-    "rc2-stratified": ("cnf", "RC2 with stratification by weight, core exhaustion and minimisation"),
-    "rc2-plain": ("cnf", "RC2 without exhaustion or minimisation (for comparison; slow)"),
-    "descent": ("cnf", "SAT descent: solve, then add 'cost <= best - 1' (pysat.pb) until UNSAT"),
-    "z3": ("smt", "Z3 Optimize minimising the SMT encoding's cost term"),
-}
 
 
 @dataclass
@@ -186,7 +177,3 @@ def _z3(encoding: Encoding, timeout: float | None) -> Optimum:
     model = optimizer.model()
     cost = model.eval(encoding.objective, model_completion=True).as_long()
     return Optimum(Status.SAT, SmtModel(model), cost + encoding.cost_offset)
-
-
-def method_summary() -> dict[str, Any]:
-    return {name: description for name, (_, description) in METHODS.items()}

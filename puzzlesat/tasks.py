@@ -5,7 +5,7 @@ interface; they name no puzzle and branch on no mode. Two tasks are general and 
 
 - :class:`Satisfy`: find a checked solution and, where the puzzle promises one solution, prove it
   unique (a second search that must be UNSAT); count by enumeration or an exact counter;
-- :class:`Optimize`: a proven optimum with one of ``optimize.METHODS``; counting is refused.
+- :class:`Optimize`: a proven optimum with one of ``core.choices.METHODS``; counting is refused.
 
 A puzzle with a mode of its own brings its task in its own package (dice: ``encoders/dice/task.py``).
 """

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from puzzlesat.core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from puzzlesat.encoders import get_puzzle
-from puzzlesat.encoders.aquarium.cnf import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from puzzlesat.encoders.aquarium.generate import generate
 from puzzlesat.encoders.aquarium.solution import AquariumSolution
 from puzzlesat.solving import load, solve

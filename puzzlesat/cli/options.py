@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from ..backends import DEFAULT_BACKEND
+from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.puzzle import Puzzle
 from ..encoders import PUZZLES
@@ -23,29 +24,27 @@ backend_option = click.option("--backend", "-b", default=None,
                               help="Solver: pysat:NAME, an alias (cadical, kissat, ...), z3 or external:BINARY. "
                                    f"See 'puzzlesat backends'. Default: {DEFAULT_BACKEND}, or the puzzle's "
                                    "measured fastest (amphipod: pysat:glucose4).")
-encoding_option = click.option("--encoding", "kind",
-                               type=click.Choice(["cnf", "smt", "events", "unroll", "count", "split"]),
-                               default=None, help="Encoding (default: the puzzle's first; amphipod has events, "
-                                                  "unroll and smt; dice counts part 2 by split (default for "
-                                                  "exact counters) or count; the others have cnf and smt).")
+encoding_option = click.option("--encoding", "kind", default=None, metavar="KIND",
+                               help="Encoding (default: the puzzle's first): aquarium, jigsaw and jig have cnf and "
+                                    "smt; amphipod events, unroll and smt; dice counts part 2 by split (default "
+                                    "for compiling counters) or count. An encoding the puzzle lacks is refused "
+                                    "with the list of its own.")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                               help="Time limit in seconds of the whole command (reading, encoding, solving, checking); "
                                    "its end is exit code 4.")
-method_option = click.option("--method", default=None,
-                             type=click.Choice(["rc2", "rc2-stratified", "rc2-plain", "descent", "z3"]),
+method_option = click.option("--method", default=None, type=click.Choice(list(METHODS)),
                              help="Optimisation method (amphipod): RC2 MaxSAT variants, SAT descent under a "
                                   "pseudo-Boolean bound, or Z3 Optimize (with --encoding smt). Default: rc2 (on "
                                   "pysat:glucose4), descent on pysat:cadical195 for the unroll encoding, z3 "
                                   "for the smt encoding.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 cardinality_option = click.option("--cardinality", default=None,
-                                  type=click.Choice(["seqcounter", "totalizer", "sortnetwrk", "cardnetwrk",
-                                                     "mtotalizer", "kmtotalizer"]),
+                                  type=click.Choice(CARDINALITY_ENCODINGS),
                                   help="pysat.card encoding of the CNF's cardinality constraints.")
 
 
 pb_option = click.option("--pb", default=None,
-                         type=click.Choice(["bdd", "binmerge", "seqcounter", "sortnetwrk", "totalizer", "adder", "best"]),
+                         type=click.Choice(PB_ENCODINGS),
                          help="pysat.pb encoding of the CNF's weighted (pseudo-Boolean) constraints.")
 
 

@@ -18,9 +18,7 @@ from .instance import AquariumInstance
 
 #: chosen by measurement (bench/aquarium_cardinality.py, BENCHMARKS.md)
 DEFAULT_CARDINALITY = "seqcounter"
-CARDINALITY_ENCODINGS = ("seqcounter", "totalizer", "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
 DEFAULT_PB = "bdd"
-PB_ENCODINGS = ("bdd", "binmerge", "seqcounter", "sortnetwrk", "totalizer", "adder", "best")
 
 
 def fill_var(pool: IDPool, region: int, row: int) -> int:
