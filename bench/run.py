@@ -22,9 +22,12 @@ from puzzlesat.core.errors import SolverTimeout
 from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium
+from puzzlesat.encoders.dice.options import DiceOptions
 from puzzlesat.encoders.jig import tiling_problem as jig_problem
 from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem
 from puzzlesat.encoders.tiling.domains import clear_caches as clear_tiling_caches
+from puzzlesat.encoders.tiling.options import TilingOptions
+from puzzlesat.request import request
 from puzzlesat.solving import Report, count, count_every_variant, load, solve
 
 #: the project's root (bench runs with the project installed in .venv: `make bench`)
@@ -65,7 +68,7 @@ def phases(instance, backend="cadical", kind="cnf", repeat=REPEAT, **options) ->
     encode, solve_t = [], []
     for _ in range(repeat):
         watch = Stopwatch()
-        report = solve(AQUARIUM, instance, backend, kind, None, watch, **options)
+        report = solve(request(AQUARIUM, backend, kind, **options), instance, watch)
         assert report.checked and report.answers["unique"] is True
         encode.append(watch.times["encode"])
         solve_t.append(watch.times["solve"])
@@ -140,7 +143,7 @@ def encodings_table(lines: list[str]) -> None:
     combos = [(c, "bdd") for c in CARDINALITY_ENCODINGS] + [("seqcounter", p) for p in PB_ENCODINGS if p != "bdd"]
     for card, pb in combos:
         def run(group):
-            return lambda: [solve(AQUARIUM, i, "cadical", cardinality=card, pb=pb) for i in group]
+            return lambda: [solve(request(AQUARIUM, "cadical", cardinality=card, pb=pb), i) for i in group]
         lines.append(f"| {card} | {pb} | {median_of(run(small), 3):.3f} | {median_of(run(big), 3):.3f} |")
     lines.append("")
 
@@ -155,7 +158,7 @@ def backends_table(lines: list[str]) -> None:
     for backend, kind in (("pysat:cadical195", "cnf"), ("pysat:kissat404", "cnf"), ("pysat:glucose4", "cnf"),
                           ("pysat:minisat22", "cnf"), ("pysat:maplechrono", "cnf"), ("pysat:lingeling", "cnf"),
                           ("pysat:cryptominisat", "cnf"), ("z3", "cnf"), ("z3", "smt"), ("external:cadical", "cnf")):
-        seconds = median_of(lambda: solve(AQUARIUM, instance, backend, kind))
+        seconds = median_of(lambda: solve(request(AQUARIUM, backend, kind), instance))
         lines.append(f"| {backend} | {kind} | {seconds:.4f} | {ref / seconds:.1f}x |")
     lines.append("")
 
@@ -174,9 +177,9 @@ def jigsaw_table(lines: list[str]) -> None:
         for _ in range(REPEAT):
             watch = Stopwatch()
             clear_caches()
-            solve(jigsaw, instance, "cadical", None, None, watch)
+            solve(request(jigsaw, "cadical"), instance, watch)
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
-        counting = median_of(cold(lambda: count(jigsaw, instance, "cadical", break_symmetry=False)), 3)
+        counting = median_of(cold(lambda: count(request(jigsaw, "cadical", break_symmetry=False), instance)), 3)
         wall = median_of(lambda: subprocess.run([exe, "solve", "jigsaw", path], check=True, capture_output=True), 3)
         ref = median_of(cold(lambda: jigsaw.reference(instance, 1)), 3)
         e, v = statistics.median(enc), statistics.median(sol)
@@ -206,10 +209,10 @@ def jigsaw_scaling_table(lines: list[str]) -> None:
         for _ in range(3):
             watch = Stopwatch()
             clear_caches()
-            report = solve(jigsaw, instance, "cadical", None, None, watch)
+            report = solve(request(jigsaw, "cadical"), instance, watch)
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
-        classes = count(jigsaw, instance, "cadical", break_symmetry=True)
-        proof = median_of(cold(lambda: count(jigsaw, instance, "cadical", break_symmetry=True)), 3)
+        classes = count(request(jigsaw, "cadical", break_symmetry=True), instance)
+        proof = median_of(cold(lambda: count(request(jigsaw, "cadical", break_symmetry=True), instance)), 3)
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as file:
             file.write(text)
             file.flush()
@@ -236,7 +239,7 @@ def _jig_sat_counts(jig, instance) -> tuple[str, float, float] | None:
     clear_caches()  # both encodes share the pruning, as in one `puzzlesat count` process
     report = Report("jig", instance.source, jig.default_backend, "cnf", "UNKNOWN")
     try:
-        counts, _ = count_every_variant(jig, instance, jig.default_backend, JIG_LIMIT, watch, report)
+        counts, _ = count_every_variant(request(jig, timeout=JIG_LIMIT), instance, watch, report)
     except SolverTimeout:
         return None
     return " ".join(map(str, counts.values())), watch.times["encode"], watch.times["solve"]
@@ -246,7 +249,7 @@ def _jig_reference_counts(jig, instance) -> tuple[str, float] | None:
     """(counts, wall s) of the reference search, both counts side by side in forked children like
     ``puzzlesat count``'s searches, cold: None past the limit."""
     def counted(break_symmetry: bool) -> int:
-        return len(jig.reference(instance, None, break_symmetry=break_symmetry))
+        return len(jig.reference(instance, None, TilingOptions(break_symmetry=break_symmetry)))
 
     clear_caches()
     start = time.perf_counter()
@@ -320,7 +323,7 @@ def amphipod_table(lines: list[str]) -> None:
         enc, sol = [], []
         for _ in range(REPEAT):
             watch = Stopwatch()
-            solve(amphipod, part2, None, None, None, watch)
+            solve(request(amphipod), part2, watch)
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
         wall = median_of(lambda: subprocess.run([exe, "solve", "amphipod", path], check=True, capture_output=True), 3)
         ref = median_of(lambda: amphipod.reference(instance, 1), 3)
@@ -345,7 +348,7 @@ def amphipod_methods_table(lines: list[str]) -> None:
     for kind, method, backend in runs:
         watch = Stopwatch()
         try:
-            report = solve(amphipod, part2, backend, kind, 120, watch, method=method)
+            report = solve(request(amphipod, backend, kind, timeout=120, method=method), part2, watch)
             assert report.checked
             solved = f"{watch.times['solve']:.3f}"
             size = report.size
@@ -368,7 +371,7 @@ def amphipod_unroll_table(lines: list[str]) -> None:
         enc, sol = [], []
         for _ in range(3):
             watch = Stopwatch()
-            report = solve(amphipod, part2, None, "unroll", 300, watch)
+            report = solve(request(amphipod, None, "unroll", timeout=300), part2, watch)
             assert report.checked
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
         ref = median_of(lambda part2=part2: amphipod.reference(part2, 1), 3)
@@ -390,7 +393,7 @@ def amphipod_scaling_table(lines: list[str]) -> None:
         instance = amphipod.parse(generate(rooms, depth, 1), "generated", unfold=False)
         watch = Stopwatch()
         try:
-            report = solve(amphipod, instance, None, None, 300, watch)
+            report = solve(request(amphipod, timeout=300), instance, watch)
             energy, solved = report.answers["energy"], f"{watch.times['solve']:.2f}"
         except SolverTimeout:
             energy, solved = "-", "> 300"
@@ -429,8 +432,8 @@ def dice_table(lines: list[str]) -> None:
         start = time.perf_counter()
         wins = dirac_wins(instance)
         dp = time.perf_counter() - start
-        tracks = [dice.encode(instance, "split", winner=player) for player in (0, 1)]
-        split_size, size = tracks[0].size(), dice.encode(instance, "count", winner=0).size()
+        tracks = [dice.encode(instance, "split", DiceOptions(winner=player)) for player in (0, 1)]
+        split_size, size = tracks[0].size(), dice.encode(instance, "count", DiceOptions(winner=0)).size()
 
         def timed(fn, limit):
             begin = time.perf_counter()
@@ -443,9 +446,9 @@ def dice_table(lines: list[str]) -> None:
         by_split, split = timed(lambda: dice.split_wins(instance, [d4.count_each(t, t.info["queries"])
                                                                    for t in tracks]), 120)
         assert by_split in (None, wins)
-        by_d4, whole = timed(lambda: count(dice, instance, "d4", kind="count", winner=0), 120)
+        by_d4, whole = timed(lambda: count(request(dice, "d4", "count", winner=0), instance), 120)
         assert by_d4 in (None, wins[0])
-        counted, ganak = timed(lambda: count(dice, instance, "ganak", kind="count", winner=0), 150)
+        counted, ganak = timed(lambda: count(request(dice, "ganak", "count", winner=0), instance), 150)
         assert counted in (None, wins[0])
         recurrence, z3_time = timed(lambda: dice.recurrence_wins(instance, None)[0], 90)
         assert recurrence in (None, wins[0])

@@ -26,7 +26,8 @@ from .core.errors import PuzzlesatError
 from .core.processes import die_with_parent
 from .core.puzzle import Puzzle
 from .core.timing import Stopwatch
-from .solving import backend_for, load, solve
+from .request import request
+from .solving import load, solve
 
 REFERENCE = "reference"
 
@@ -90,7 +91,7 @@ BUNDLED = {"aquarium": "instances/aquarium", "jigsaw": "instances/aoc/2020-20", 
            "amphipod": "instances/aoc/2021-23", "dice": "instances/aoc/2021-21"}
 
 
-def plan(puzzles: list[Puzzle[Any, Any]], directory: str | None, backends: list[str] | None,
+def plan(puzzles: list[Puzzle[Any, Any, Any]], directory: str | None, backends: list[str] | None,
          repeat: int) -> list[Run]:
     """Every run to make: each instance file x (the reference + each backend, default: the puzzle's own)
     x ``repeat``. Backend names are resolved here, so an unknown one fails before any run starts."""
@@ -98,12 +99,12 @@ def plan(puzzles: list[Puzzle[Any, Any]], directory: str | None, backends: list[
     for puzzle in puzzles:
         name = puzzle.name
         files = instance_files(puzzle, Path(directory or BUNDLED[name]))
-        methods = [REFERENCE] + [get_backend(b).name for b in backends or [backend_for(puzzle, None)]]
+        methods = [REFERENCE] + [get_backend(b).name for b in backends or [request(puzzle).backend.name]]
         runs += [Run(name, str(f), method, k) for f in files for method in methods for k in range(repeat)]
     return runs
 
 
-def measure(puzzles: dict[str, Puzzle[Any, Any]], run: Run) -> Sample:
+def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run) -> Sample:
     """Do one run in this process: parse, then the reference or ``solve`` with the named backend
     (``puzzles``: the puzzle of each name the runs use)."""
     puzzle = puzzles[run.puzzle]
@@ -114,7 +115,7 @@ def measure(puzzles: dict[str, Puzzle[Any, Any]], run: Run) -> Sample:
             with watch.phase("solve"):
                 found = puzzle.reference(instance, puzzle.task.reference_limit)
             return Sample(run, "SAT" if found else "UNSAT", watch.times, answers=_answers(found[:1]))
-        report = solve(puzzle, instance, run.method, None, None, watch)
+        report = solve(request(puzzle, run.method), instance, watch)
         return Sample(run, report.status, watch.times, report.size, report.answers)
     except PuzzlesatError as exc:
         return Sample(run, "ERROR", watch.times, error=str(exc))

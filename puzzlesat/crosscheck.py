@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 from .backends import get_backend
 from .backends.forking import call_with_timeout
+from .core.choices import METHODS
 from .core.errors import PuzzlesatError, SolverTimeout
+from .core.options import EncoderOptions
 from .core.puzzle import Puzzle
+from .request import Request
 from .solving import count, solve
 
 #: (status, answers or None, error): what running one method gives
@@ -52,16 +55,16 @@ class Row:
     family: str = ""
 
 
-def default_backends(puzzle: Puzzle[Any, Any]) -> list[str]:
+def default_backends(puzzle: Puzzle[Any, Any, Any]) -> list[str]:
     """The backends the puzzle's task cross-checks when none are named."""
     return puzzle.task.crosscheck_backends(puzzle)
 
 
-def family(puzzle: Puzzle[Any, Any], kind: str) -> str:
+def family(puzzle: Puzzle[Any, Any, Any], kind: str) -> str:
     return puzzle.shared_steps.get(kind, kind)
 
 
-def label(puzzle: Puzzle[Any, Any], name: str, kind: str) -> str:
+def label(puzzle: Puzzle[Any, Any, Any], name: str, kind: str) -> str:
     """``backend [encoding]``, or ``backend [encoding, shared step]`` when the encoding shares one."""
     shared = puzzle.shared_steps.get(kind)
     return f"{name} [{kind}, {shared}]" if shared else f"{name} [{kind}]"
@@ -100,9 +103,10 @@ def _reference(answers: Callable[[], Outcome]) -> Method:
     return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"))
 
 
-def reference_answers(puzzle: Puzzle[Any, Any], instance: Any, unique: bool = False) -> Outcome:
+def reference_answers(request: Request, instance: Any, unique: bool = False) -> Outcome:
     """The reference's first solution, checked, and (``unique``) whether it is the only one."""
-    solutions = puzzle.reference(instance, 2 if unique else 1)
+    puzzle = request.puzzle
+    solutions = puzzle.reference(instance, 2 if unique else 1, request.options)
     if not solutions:
         return "UNSAT", {}, ""
     problems = puzzle.check(instance, solutions[0])
@@ -114,91 +118,95 @@ def reference_answers(puzzle: Puzzle[Any, Any], instance: Any, unique: bool = Fa
     return "SAT", answers, ""
 
 
-def solved(report_of: Callable[..., Any], proof_key: str | None = None) -> Callable[[float | None], Outcome]:
-    """A method from a solve (called with ``timeout=``): its answers without the proof flag
+def solved(request: Request, instance: Any, proof_key: str | None = None) -> Callable[[float | None], Outcome]:
+    """A method that solves the request under the method's limit: its answers without the proof flag
     (``optimal``, ``exact``)."""
     def run(limit: float | None) -> Outcome:
-        report = report_of(timeout=limit)
+        report = solve(replace(request, timeout=limit), instance)
         return report.status, {k: v for k, v in report.answers.items() if k != proof_key}, ""
     return run
 
 
-def _encodings_of(puzzle: Puzzle[Any, Any], name: str) -> list[str]:
+def on_backend(base: Request, backend: str, encoding: str | None = None, method: str | None = None) -> Request:
+    """The request of one method: ``base``'s puzzle and options on another backend, encoding or method,
+    resolved by the puzzle's task like any other request."""
+    puzzle = base.puzzle
+    return puzzle.task.request(puzzle, backend, encoding, base.options, None, method)
+
+
+def _encodings_of(puzzle: Puzzle[Any, Any, Any], name: str) -> list[str]:
     backend = get_backend(name)
     return [kind for kind in puzzle.encodings
             if ("sat" if puzzle.formula_kind(kind) == "cnf" else "smt") in backend.capabilities]
 
 
-def _cnf_only(puzzle: Puzzle[Any, Any], kind: str, options: dict[str, Any]) -> dict[str, Any]:
-    """CNF options (cardinality encodings) go to CNF runs only."""
-    return options if puzzle.formula_kind(kind) == "cnf" else {}
-
-
-def plan_solutions(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any],
-                   unique: bool = False) -> list[Method]:
+def plan_solutions(request: Request, instance: Any, backends: list[str], unique: bool = False) -> list[Method]:
     """The reference, then one solve (with the uniqueness proof when ``unique``) per backend and
     encoding it can take."""
-    methods = [_reference(partial(reference_answers, puzzle, instance, unique))]
+    puzzle = request.puzzle
+    methods = [_reference(partial(reference_answers, request, instance, unique))]
     for name in backends:
         for kind in _encodings_of(puzzle, name):
-            run = partial(solve, puzzle, instance, name, kind, **_cnf_only(puzzle, kind, options))
-            methods.append(Method(label(puzzle, get_backend(name).name, kind), family(puzzle, kind),
-                                  solved(run)))
+            method = on_backend(request, name, kind)
+            methods.append(Method(label(puzzle, method.backend.name, kind), family(puzzle, kind),
+                                  solved(method, instance)))
     return methods
 
 
-def plan_optima(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
+def plan_optima(request: Request, instance: Any, backends: list[str]) -> list[Method]:
     """Every encoding with every optimisation method that fits it, against the reference's optimum."""
-    from .optimize import METHODS
-
-    methods = [_reference(partial(reference_answers, puzzle, instance))]
+    puzzle = request.puzzle
+    methods = [_reference(partial(reference_answers, request, instance))]
     for kind in puzzle.encodings:
         for method, (formula, _) in METHODS.items():
             if formula != puzzle.formula_kind(kind):
                 continue
             for name in backends if method != "z3" else ["z3"]:
-                shown = get_backend(name).name if method != "z3" else "z3"
-                run = partial(solve, puzzle, instance, name, kind, method=method, **options)
-                methods.append(Method(label(puzzle, f"{method} on {shown}", kind), family(puzzle, kind),
-                                      solved(run, "optimal")))
+                optimum = on_backend(request, name, kind, method)
+                methods.append(Method(label(puzzle, f"{method} on {optimum.backend.name}", kind),
+                                      family(puzzle, kind), solved(optimum, instance, "optimal")))
     return methods
 
 
-def count_answers(puzzle: Puzzle[Any, Any], counter: Callable[[bool], int]) -> tuple[str, dict[str, int]]:
-    """(status, counts): both counts a tiling puzzle reports, every solution and one per symmetry class;
-    the status is UNSAT when there is no solution at all."""
-    counts = {label: counter(variant["break_symmetry"]) for label, variant in puzzle.count_variants()}
+def count_answers(puzzle: Puzzle[Any, Any, Any], base: EncoderOptions,
+                  counter: Callable[[EncoderOptions], int]) -> tuple[str, dict[str, int]]:
+    """(status, counts): every count the puzzle reports (a tiling's solutions and its symmetry
+    classes), each by ``counter`` with the options of that count; the status is UNSAT when there is no
+    solution at all."""
+    counts = {label: counter(options) for label, options in puzzle.count_variants(base)}
     return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts
 
 
-def plan_counts(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any]) -> list[Method]:
+def plan_counts(request: Request, instance: Any, backends: list[str]) -> list[Method]:
     """Counts from the reference search and from enumeration on every backend and encoding."""
+    puzzle = request.puzzle
+
     def reference_counts() -> Outcome:
-        return *count_answers(puzzle, lambda brk: len(puzzle.reference(instance, None, break_symmetry=brk))), ""
+        return *count_answers(puzzle, request.options, lambda options: len(puzzle.reference(instance, None, options))), ""
 
     methods = [_reference(reference_counts)]
     for name in backends:
         for kind in _encodings_of(puzzle, name):
-            def run(limit: float | None, name: str = name, kind: str = kind) -> Outcome:
-                return *count_answers(puzzle, lambda brk: count(puzzle, instance, name, limit, kind=kind,
-                                                                break_symmetry=brk,
-                                                                **_cnf_only(puzzle, kind, options))), ""
-            methods.append(Method(label(puzzle, get_backend(name).name, kind), family(puzzle, kind), run))
+            counting = on_backend(request, name, kind)
+
+            def run(limit: float | None, counting: Request = counting) -> Outcome:
+                return *count_answers(puzzle, counting.options, lambda options: count(
+                    replace(counting, options=options, timeout=limit), instance)), ""
+            methods.append(Method(label(puzzle, counting.backend.name, kind), family(puzzle, kind), run))
     return methods
 
 
-def plan(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], options: dict[str, Any],
-         by_count: bool = False) -> list[Method]:
+def plan(request: Request, instance: Any, backends: list[str], by_count: bool = False) -> list[Method]:
     """The methods of the cross-check that fits the puzzle (``by_count``: compare solution counts)."""
     if by_count:
-        return plan_counts(puzzle, instance, backends, options)
-    return puzzle.task.plan_crosscheck(puzzle, instance, backends, options)
+        return plan_counts(request, instance, backends)
+    return request.puzzle.task.plan_crosscheck(request, instance, backends)
 
 
-def crosscheck(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str], timeout: float | None,
-               options: dict[str, Any], by_count: bool = False, budget: float | None = None) -> list[Row]:
-    """Every method's row, the reference first."""
-    return list(run_methods(plan(puzzle, instance, backends, options, by_count), timeout, budget))
+def crosscheck(request: Request, instance: Any, backends: list[str], by_count: bool = False,
+               budget: float | None = None) -> list[Row]:
+    """Every method's row, the reference first; the request's time limit is each method's."""
+    return list(run_methods(plan(request, instance, backends, by_count), request.timeout, budget))
 
 
 def independent_agreement(rows: list[Row]) -> int:

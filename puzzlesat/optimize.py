@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from functools import reduce
 from math import gcd
 
-from .backends import get_backend
 from .backends.base import Backend
 from .backends.forking import call_with_timeout
 from .backends.portfolio import PortfolioBackend
@@ -29,16 +28,15 @@ class Optimum:
     solved_by: str = ""  # the member that won, when a portfolio raced the method
 
 
-def optimize(encoding: Encoding, method: str, backend_name: str, timeout: float | None = None) -> Optimum:
+def optimize(encoding: Encoding, method: str, backend: Backend, timeout: float | None = None) -> Optimum:
     if method not in METHODS:
         raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
     if METHODS[method][0] != encoding.kind:
         raise PuzzlesatError(f"method {method} needs the {METHODS[method][0]} encoding, not {encoding.kind}")
     if method == "z3":
         return _z3(encoding, timeout)
-    backend = get_backend(backend_name)
     if isinstance(backend, PortfolioBackend):  # the whole method races once per member
-        winner, optimum = backend.race(lambda member: optimize(encoding, method, member.name), timeout)
+        winner, optimum = backend.race(lambda member: optimize(encoding, method, member), timeout)
         optimum.solved_by = winner
         return optimum
     if method == "descent":

@@ -14,52 +14,61 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
-from .backends import DEFAULT_BACKEND, all_backends
+from .backends import DEFAULT_BACKEND, all_backends, get_backend
+from .core.choices import METHODS
 from .core.errors import PuzzlesatError
+from .core.options import EncoderOptions
 from .core.puzzle import Puzzle, Solution
 from .core.timing import Stopwatch
-from .solving import Report, backend_for, count_every_variant, encoding_for, solve_optimum, solve_satisfying
+from .request import Request, encoding_for
+from .solving import Report, count_every_variant, solve_optimum, solve_satisfying
 
 if TYPE_CHECKING:
     from .crosscheck import Method
 
 
 class Task(ABC):
-    """One mode of solving: how ``solve`` answers, what ``count`` counts, which methods ``crosscheck``
-    compares and on which backends."""
+    """One mode of solving: how a request is resolved, how ``solve`` answers, what ``count`` counts,
+    which methods ``crosscheck`` compares and on which backends."""
 
     #: command-line options that apply to this task (``method``, ``steps``, ``player``); others are refused
     options: frozenset[str] = frozenset()
     #: solutions asked of the reference: 2 where uniqueness is part of the answer
     reference_limit: int = 1
 
-    def refuse_options(self, puzzle: Puzzle[Any, Any], **given: Any) -> None:
+    def refuse_options(self, puzzle: Puzzle[Any, Any, Any], **given: Any) -> None:
         """A one-line error for an option set on the command line that this task does not take."""
         for name, value in given.items():
             if value and name not in self.options:
                 raise PuzzlesatError(f"--{name} does not apply to {puzzle.name}")
 
+    def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
+                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+        """The request with this task's defaults: the puzzle's measured fastest backend, else the
+        toolkit's default; the puzzle's first encoding."""
+        self.refuse_options(puzzle, method=method)
+        chosen = get_backend(backend or puzzle.default_backend or DEFAULT_BACKEND)
+        return Request(puzzle, chosen, encoding_for(puzzle, encoding), options, timeout)
+
     @abstractmethod
-    def solve(self, puzzle: Puzzle[Any, Any], instance: Any, backend_name: str | None, kind: str | None,
-              timeout: float | None, watch: Stopwatch, method: str | None, **options: Any) -> Report:
+    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         """The checked answers of one instance (see the subclasses for what is proven)."""
 
-    def count(self, puzzle: Puzzle[Any, Any], instance: Any, backend_name: str, timeout: float | None,
-              watch: Stopwatch, report: Report, list_first: bool,
-              **options: Any) -> tuple[dict[str, int], list[Solution]]:
+    def count(self, request: Request, instance: Any, watch: Stopwatch, report: Report,
+              list_first: bool) -> tuple[dict[str, int], list[Solution]]:
         """Every count of ``puzzle.count_variants()``, and with ``list_first`` the first count's solutions."""
-        return count_every_variant(puzzle, instance, backend_name, timeout, watch, report, list_first, **options)
+        return count_every_variant(request, instance, watch, report, list_first)
 
-    def crosscheck_backends(self, puzzle: Puzzle[Any, Any]) -> list[str]:
+    def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
         """The backends a cross-check runs when none are named: every available one that can take one
         of the puzzle's encodings."""
         wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
         return [b.name for b in all_backends() if b.capabilities & wanted and b.unavailable_reason() is None]
 
     @abstractmethod
-    def plan_crosscheck(self, puzzle: Puzzle[Any, Any], instance: Any, backends: list[str],
-                        options: dict[str, Any]) -> list[Method]:
-        """The methods of a cross-check of the answers, the reference first."""
+    def plan_crosscheck(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        """The methods of a cross-check of the answers, the reference first; ``request`` carries the
+        encoder options every method shares."""
 
 
 class Satisfy(Task):
@@ -69,17 +78,13 @@ class Satisfy(Task):
         self.unique = unique
         self.reference_limit = 2 if unique else 1
 
-    def solve(self, puzzle: Puzzle[Any, Any], instance: Any, backend_name: str | None, kind: str | None,
-              timeout: float | None, watch: Stopwatch, method: str | None, **options: Any) -> Report:
-        self.refuse_options(puzzle, method=method)
-        return solve_satisfying(puzzle, instance, backend_name, encoding_for(puzzle, kind), self.unique, timeout,
-                                watch, **options)
+    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+        return solve_satisfying(request, instance, self.unique, watch)
 
-    def plan_crosscheck(self, puzzle: Puzzle[Any, Any], instance: Any, backends: list[str],
-                        options: dict[str, Any]) -> list[Method]:
+    def plan_crosscheck(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
         from .crosscheck import plan_solutions
 
-        return plan_solutions(puzzle, instance, backends, options, self.unique)
+        return plan_solutions(request, instance, backends, self.unique)
 
 
 class Optimize(Task):
@@ -93,26 +98,31 @@ class Optimize(Task):
         self.method = method
         self.tuned = tuned or {}
 
-    def solve(self, puzzle: Puzzle[Any, Any], instance: Any, backend_name: str | None, kind: str | None,
-              timeout: float | None, watch: Stopwatch, method: str | None, **options: Any) -> Report:
-        kind = encoding_for(puzzle, kind)
+    def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
+                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+        """The method asked for, else the one tuned for the encoding, else the default (Z3 Optimize on
+        an SMT encoding); the backend likewise (z3 itself for Z3 Optimize)."""
+        kind = encoding_for(puzzle, encoding)
         tuned_method, tuned_backend = self.tuned.get(kind, (None, None))
         method = method or tuned_method or (self.method if puzzle.formula_kind(kind) == "cnf" else "z3")
-        backend = backend_for(puzzle, backend_name or tuned_backend)
-        return solve_optimum(puzzle, instance, backend, kind, method, timeout, watch, **options)
+        if method not in METHODS:
+            raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
+        name = "z3" if method == "z3" else backend or tuned_backend or puzzle.default_backend or DEFAULT_BACKEND
+        return Request(puzzle, get_backend(name), kind, options, timeout, method)
 
-    def count(self, puzzle: Puzzle[Any, Any], instance: Any, backend_name: str, timeout: float | None,
-              watch: Stopwatch, report: Report, list_first: bool,
-              **options: Any) -> tuple[dict[str, int], list[Solution]]:
-        raise PuzzlesatError(f"{puzzle.name} is an optimisation puzzle: its legal plans are too many to count "
-                             "and not what is asked; 'solve' proves the optimum")
+    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+        return solve_optimum(request, instance, watch)
 
-    def crosscheck_backends(self, puzzle: Puzzle[Any, Any]) -> list[str]:
+    def count(self, request: Request, instance: Any, watch: Stopwatch, report: Report,
+              list_first: bool) -> tuple[dict[str, int], list[Solution]]:
+        raise PuzzlesatError(f"{request.puzzle.name} is an optimisation puzzle: its legal plans are too many to "
+                             "count and not what is asked; 'solve' proves the optimum")
+
+    def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
         """The puzzle's default backend: the methods are the variety."""
         return [puzzle.default_backend or DEFAULT_BACKEND]
 
-    def plan_crosscheck(self, puzzle: Puzzle[Any, Any], instance: Any, backends: list[str],
-                        options: dict[str, Any]) -> list[Method]:
+    def plan_crosscheck(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
         from .crosscheck import plan_optima
 
-        return plan_optima(puzzle, instance, backends, options)
+        return plan_optima(request, instance, backends)

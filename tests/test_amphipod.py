@@ -13,6 +13,7 @@ from puzzlesat.encoders.amphipod import PUZZLE
 from puzzlesat.encoders.amphipod.generate import random_burrow, solvable
 from puzzlesat.encoders.amphipod.instance import AmphipodInstance, parse
 from puzzlesat.encoders.amphipod.reference import cheapest_plan
+from puzzlesat.request import request
 from puzzlesat.solving import load, solve
 
 from .conftest import INSTANCES
@@ -38,14 +39,14 @@ def test_aoc_answers_with_the_defaults(name, run_cli):
 @pytest.mark.parametrize("name", INPUTS)
 def test_aoc_answers_with_rc2_variants_on_cadical(name, method):
     instance = load(PUZZLE, str(AOC / f"{name}.txt"))
-    report = solve(PUZZLE, instance, "pysat:cadical195", "events", method=method)
+    report = solve(request(PUZZLE, "pysat:cadical195", "events", method=method), instance)
     assert {k: report.answers[k] for k in ("part1", "part2")} == expected(name)
 
 
 @pytest.mark.parametrize("method,kind", [("descent", "events"), ("z3", "smt")])
 def test_example_with_descent_and_z3(method, kind):
     instance = load(PUZZLE, str(AOC / "example.txt"))
-    report = solve(PUZZLE, instance, None, kind, method=method)
+    report = solve(request(PUZZLE, None, kind, method=method), instance)
     assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected("example")
 
 
@@ -54,14 +55,14 @@ def test_unrolling_gives_part1(name):
     """The unrolled encoding on part 1, with every RC2 variant and the descent."""
     instance = load(PUZZLE, str(AOC / f"{name}.txt"), unfold=False)
     for method in ("rc2", "rc2-stratified", "descent"):
-        report = solve(PUZZLE, instance, None, "unroll", method=method)
+        report = solve(request(PUZZLE, None, "unroll", method=method), instance)
         assert report.answers["energy"] == expected(name)["part1"], method
 
 
 def test_unrolling_gives_both_parts_of_the_example():
     """Part 2 on the unrolling with its defaults (descent on CaDiCaL): 10-20 s (see BENCHMARKS.md)."""
     instance = load(PUZZLE, str(AOC / "example.txt"))
-    report = solve(PUZZLE, instance, None, "unroll", timeout=120)
+    report = solve(request(PUZZLE, None, "unroll", timeout=120), instance)
     assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected("example")
 
 
@@ -95,7 +96,7 @@ def test_generated_optimum_equals_reference(burrow):
     instance = AmphipodInstance((("energy", burrow),), "generated")
     best, _ = cheapest_plan(burrow)
     for kind, method in (("events", "rc2"), ("smt", "z3"), ("unroll", "rc2-stratified")):
-        report = solve(PUZZLE, instance, None, kind, method=method)
+        report = solve(request(PUZZLE, None, kind, method=method), instance)
         assert report.answers["energy"] == best, (kind, method, burrow.draw())
 
 
@@ -106,7 +107,7 @@ def test_unrolling_lets_a_leaver_go_home_in_its_own_step():
     drawing = "#############\n#...........#\n###A#B#D#B###\n  #A#D#C#B#\n  #C#A#C#D#\n  #########\n"
     instance = PUZZLE.parse(drawing, "leaver", unfold=False)
     assert cheapest_plan(instance.burrows[0][1])[0] == 13082
-    assert solve(PUZZLE, instance, None, "unroll").answers["energy"] == 13082
+    assert solve(request(PUZZLE, None, "unroll"), instance).answers["energy"] == 13082
 
 
 def test_checker_rejects_wrong_plans():

@@ -8,6 +8,7 @@ from puzzlesat.core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.aquarium.generate import generate
 from puzzlesat.encoders.aquarium.solution import AquariumSolution
+from puzzlesat.request import request
 from puzzlesat.solving import load, solve
 
 from .conftest import aquarium_instances
@@ -27,7 +28,7 @@ def test_all_instances_are_bundled():
 @pytest.mark.parametrize("backend,kind", [("pysat:cadical195", "cnf"), ("z3", "smt"), ("z3", "cnf")])
 @pytest.mark.parametrize("path", INSTANCES, ids=lambda p: p.stem)
 def test_instance_solution_and_uniqueness(path, backend, kind):
-    report = solve(AQUARIUM, load(AQUARIUM, str(path)), backend, kind)
+    report = solve(request(AQUARIUM, backend, kind), load(AQUARIUM, str(path)))
     assert report.status == "SAT" and report.checked
     assert report.answers == {"grid": expected(path), "unique": True}
 
@@ -41,7 +42,7 @@ def test_reference_finds_the_one_solution(path):
 @pytest.mark.parametrize("cardinality", CARDINALITY_ENCODINGS)
 def test_every_cardinality_encoding(cardinality):
     for path in INSTANCES[::5]:
-        report = solve(AQUARIUM, load(AQUARIUM, str(path)), "cadical", cardinality=cardinality)
+        report = solve(request(AQUARIUM, "cadical", cardinality=cardinality), load(AQUARIUM, str(path)))
         assert report.answers == {"grid": expected(path), "unique": True}
 
 
@@ -61,21 +62,21 @@ def test_checker_rejects_broken_solutions():
 @pytest.mark.parametrize("pb", PB_ENCODINGS)
 def test_every_pb_encoding(pb):
     for path in INSTANCES[2::7]:
-        report = solve(AQUARIUM, load(AQUARIUM, str(path)), "cadical", pb=pb)
+        report = solve(request(AQUARIUM, "cadical", pb=pb), load(AQUARIUM, str(path)))
         assert report.answers == {"grid": expected(path), "unique": True}
 
 
 def test_non_unique_puzzle_is_reported():
     # 2x2, one region per cell, one water cell per row and column: two solutions
     instance = AQUARIUM.parse("1_1_1_1;1,2,3,4\n", "two.txt")
-    report = solve(AQUARIUM, instance, "cadical")
+    report = solve(request(AQUARIUM, "cadical"), instance)
     assert report.answers["unique"] is False
     assert len(AQUARIUM.reference(instance, 5)) == 2
 
 
 def test_unsatisfiable_puzzle():
     instance = AQUARIUM.parse("2_0_1_1;1,1,2,2\n", "unsat.txt")  # region 1 spans row 0 fully
-    assert solve(AQUARIUM, instance, "cadical").status == "UNSAT"
+    assert solve(request(AQUARIUM, "cadical"), instance).status == "UNSAT"
     assert AQUARIUM.reference(instance, 2) == []
 
 
@@ -85,7 +86,7 @@ def test_generated_puzzles_have_exactly_one_solution(size, seed):
     assert generate(size, seed) == text  # same seed, same puzzle
     instance = AQUARIUM.parse(text, "generated")
     assert instance.n == size
-    report = solve(AQUARIUM, instance, "cadical")
+    report = solve(request(AQUARIUM, "cadical"), instance)
     assert report.checked and report.answers["unique"] is True
     if size <= 10:
         assert [s.lines() for s in AQUARIUM.reference(instance, 2)] == [report.answers["grid"]]

@@ -11,6 +11,7 @@ from puzzlesat.core.errors import CheckFailed
 from puzzlesat.core.model import CnfModel
 from puzzlesat.crosscheck import crosscheck
 from puzzlesat.encoders import get_puzzle
+from puzzlesat.request import request
 from puzzlesat.solving import load, solve
 
 from .conftest import INSTANCES
@@ -46,13 +47,13 @@ def liar(monkeypatch):
 def test_wrong_model_is_rejected(liar, puzzle, path):
     spec = get_puzzle(puzzle)
     with pytest.raises(CheckFailed, match="test:liar returned a solution that breaks the rules"):
-        solve(spec, load(spec, str(INSTANCES / path)), liar)
+        solve(request(spec, liar), load(spec, str(INSTANCES / path)))
 
 
 def test_crosscheck_names_the_culprit(liar):
     spec = get_puzzle("aquarium")
-    rows = crosscheck(spec, load(spec, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")),
-                      ["cadical", liar], None, {})
+    rows = crosscheck(request(spec), load(spec, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")),
+                      ["cadical", liar])
     verdict = {row.method: row.agrees for row in rows}
     assert verdict == {"reference": True, "pysat:cadical195 [cnf]": True, "test:liar [cnf]": False}
 
@@ -70,7 +71,7 @@ def test_without_the_reference_the_first_answer_is_the_yardstick(liar, monkeypat
     spec = get_puzzle("aquarium")
     instance = load(spec, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"))
     monkeypatch.setattr(spec, "reference", lambda *args, **kwargs: time.sleep(60))
-    rows = crosscheck(spec, instance, ["cadical", "glucose", liar], 2, {})
+    rows = crosscheck(request(spec, timeout=2), instance, ["cadical", "glucose", liar])
     assert [(row.method, row.status, row.agrees) for row in rows] == [
         ("reference", "TIMEOUT", False), ("pysat:cadical195 [cnf]", "SAT", True),
         ("pysat:glucose4 [cnf]", "SAT", True), ("test:liar [cnf]", "ERROR", False)]

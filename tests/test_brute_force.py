@@ -11,6 +11,8 @@ import random
 import pytest
 
 from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.tiling.options import TilingOptions
+from puzzlesat.request import request
 from puzzlesat.solving import count, solve
 
 from .brute import amphipod, aquarium, dice, tiling
@@ -35,9 +37,9 @@ def tiling_counts(puzzle, instance) -> dict[str, tuple[int, int]]:
     """(total, up to symmetry) from every encoding on two backends and from the reference."""
     out = {}
     for backend, kind in (("pysat:cadical195", "cnf"), ("pysat:glucose4", "cnf"), ("z3", "smt")):
-        out[f"{backend} [{kind}]"] = tuple(count(puzzle, instance, backend, kind=kind, break_symmetry=brk)
+        out[f"{backend} [{kind}]"] = tuple(count(request(puzzle, backend, kind, break_symmetry=brk), instance)
                                            for brk in (False, True))
-    out["reference"] = tuple(len(puzzle.reference(instance, None, break_symmetry=brk)) for brk in (False, True))
+    out["reference"] = tuple(len(puzzle.reference(instance, None, TilingOptions(break_symmetry=brk))) for brk in (False, True))
     return out
 
 
@@ -52,7 +54,7 @@ def test_jig_against_brute_force(part):
         instance = puzzle.parse(text, f"jig-seed-{seed}")
         for method, counted in tiling_counts(puzzle, instance).items():
             assert counted == expected, f"seed {seed} ({rows}x{cols}), {method}: {counted} != {expected}\n{text}"
-        report = solve(puzzle, instance, "pysat:cadical195")
+        report = solve(request(puzzle, "pysat:cadical195"), instance)
         assert report.status == ("SAT" if expected[0] else "UNSAT"), f"seed {seed}\n{text}"
 
 
@@ -83,12 +85,12 @@ def test_aquarium_against_brute_force(part):
         instance = puzzle.parse(text, f"aquarium-seed-{seed}")
         where = f"seed {seed}: {text}"
         for backend, kind in (("pysat:cadical195", "cnf"), ("pysat:glucose4", "cnf"), ("z3", "smt")):
-            report = solve(puzzle, instance, backend, kind)
+            report = solve(request(puzzle, backend, kind), instance)
             assert report.status == ("SAT" if expected else "UNSAT"), where
             if expected:
                 assert tuple(report.answers["grid"]) in expected and report.answers["unique"] == (len(expected) == 1), where
         for backend, kind in (("pysat:cadical195", "cnf"), ("z3", "smt")):
-            assert count(puzzle, instance, backend, kind=kind) == len(expected), where
+            assert count(request(puzzle, backend, kind), instance) == len(expected), where
         found = puzzle.reference(instance, 2)
         assert {tuple(s.lines()) for s in found} <= expected and len(found) == min(2, len(expected)), where
 
@@ -112,7 +114,7 @@ def test_amphipod_against_brute_force(part):
                 ("pysat:cadical195", "unroll", "descent"), ("pysat:glucose4", "unroll", "descent"),
                 ("z3", "smt", "z3")]
         for backend, kind, method in runs:
-            report = solve(puzzle, instance, backend, kind, method=method)
+            report = solve(request(puzzle, backend, kind, method=method), instance)
             assert report.status == ("UNSAT" if expected is None else "SAT"), f"{backend} {kind} {where}"
             if expected is not None:
                 assert report.answers["energy"] == expected, f"{backend} {kind} {where}"
@@ -142,7 +144,7 @@ def test_dice_against_brute_force(part):
         where = f"seed {seed}: {options} {starts}"
         for backend, kind in (("d4", "split"), ("d4", "count"), ("ganak", "split"), ("ganak", "count"), ("z3", None),
                               ("pysat:glucose4", "count")):
-            report = solve(puzzle, instance, backend, kind)
+            report = solve(request(puzzle, backend, kind), instance)
             assert {k: report.answers[k] for k in expected} == expected, f"{backend} {where}"
         assert puzzle.reference(instance, 1)[0].answers() == expected, where
 

@@ -15,6 +15,7 @@ from puzzlesat.encoders.dice.instance import DiceInstance, Game, parse
 from puzzlesat.encoders.dice.reference import dirac_wins
 from puzzlesat.encoders.dice.split import encode_track, wins_from_tracks
 from puzzlesat.encoders.dice.task import count_universes
+from puzzlesat.request import request
 from puzzlesat.solving import count, load, solve
 
 from .conftest import INSTANCES
@@ -32,7 +33,7 @@ def test_part1_by_z3_and_part2_of_the_reference(name):
     """Part 1 through the solver on every input; part 2 of the reference DP against the answer (the
     solver paths for target 21 are tested on the example below, they take a minute)."""
     instance = load(PUZZLE, str(AOC / f"{name}.txt"), target=3)  # a tiny Dirac game keeps this fast
-    report = solve(PUZZLE, instance, "ganak")
+    report = solve(request(PUZZLE, "ganak"), instance)
     assert report.checked and report.answers["part1"] == expected(name)[0]
     full = load(PUZZLE, str(AOC / f"{name}.txt"))
     assert max(dirac_wins(full)) == expected(name)[1]
@@ -56,7 +57,7 @@ def test_d4_refuses_encodings_with_free_auxiliary_variables():
     jig = get_puzzle("jig")
     matt = load(jig, str(INSTANCES / "jig" / "matt5x5.jig"))
     with pytest.raises(BackendError, match="d4 counts all models.*count it with ganak"):
-        count(jig, matt, "d4")
+        count(request(jig, "d4"), matt)
 
 
 def test_example_part2_by_z3_recurrence(run_cli):
@@ -77,27 +78,27 @@ def test_three_oracles_agree_with_the_dp(starts, game):
     wins = dirac_wins(instance)
     assert tuple(PUZZLE.recurrence_wins(instance, None)) == wins
     for winner in (0, 1):
-        assert count(PUZZLE, instance, "ganak", kind="count", winner=winner) == wins[winner]
-        assert count(PUZZLE, instance, "d4", kind="count", winner=winner) == wins[winner]
+        assert count(request(PUZZLE, "ganak", "count", winner=winner), instance) == wins[winner]
+        assert count(request(PUZZLE, "d4", "count", winner=winner), instance) == wins[winner]
     # the split: conditional counts of both tracks, one compilation each (ganak's split, one count per
     # query, is checked by the crosscheck test below: here it would take a minute)
-    assert count_universes(PUZZLE, instance, "d4", "split", None, Stopwatch())[:2] == ("split", wins)
+    assert count_universes(request(PUZZLE, "d4", "split"), instance, None, Stopwatch())[:2] == ("split", wins)
     if sum(wins) <= 50_000:
         for winner in (0, 1):
-            assert count(PUZZLE, instance, "pysat:glucose4", kind="count", winner=winner) == wins[winner]
+            assert count(request(PUZZLE, "pysat:glucose4", "count", winner=winner), instance) == wins[winner]
 
 
 def test_counting_is_generic_with_ganak():
     """Ganak counts jig and jigsaw assemblies and aquarium solutions through the same `count`."""
     jig = get_puzzle("jig")
     matt = load(jig, str(INSTANCES / "jig" / "matt5x5.jig"))
-    assert [count(jig, matt, "ganak", break_symmetry=b) for b in (False, True)] == [8, 2]
+    assert [count(request(jig, "ganak", break_symmetry=b), matt) for b in (False, True)] == [8, 2]
     jigsaw = get_puzzle("jigsaw")
     example = load(jigsaw, str(INSTANCES / "aoc" / "2020-20" / "example.txt"))
-    assert count(jigsaw, example, "ganak", break_symmetry=False) == 8
+    assert count(request(jigsaw, "ganak", break_symmetry=False), example) == 8
     aquarium = get_puzzle("aquarium")
     small = load(aquarium, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"))
-    assert count(aquarium, small, "ganak") == 1
+    assert count(request(aquarium, "ganak"), small) == 1
 
 
 def test_count_and_crosscheck_commands(run_cli):
@@ -165,7 +166,7 @@ def test_split_rejects_counts_that_cannot_come_from_the_tracks():
     that answers otherwise is caught instead of producing a plausible wrong total."""
     instance = DiceInstance((4, 8), Game(target=6), "small")
     tracks = [encode_track(instance, player) for player in (0, 1)]
-    counts = [get_backend("d4").count_each(track, track.info["queries"]) for track in tracks]
+    counts = [get_backend("d4").count_each(track, track.queries) for track in tracks]
     assert wins_from_tracks(instance, counts) == dirac_wins(instance)
     counts[1][2] += 1
     with pytest.raises(PuzzlesatError, match="player 2's track counts cannot be right"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
 LAYERS = ["core", "formats", "backends", "pipeline", "encoders", "cli"]
-PIPELINE = {"solving", "optimize", "crosscheck", "bench", "tasks"}
+PIPELINE = {"solving", "optimize", "crosscheck", "bench", "tasks", "request"}
 
 
 def layer(module: str) -> int:

@@ -11,6 +11,7 @@ from puzzlesat.backends.pysat_backend import PysatSession
 from puzzlesat.core.errors import BackendError, SolverTimeout
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.dice.reference import dirac_wins
+from puzzlesat.request import request
 from puzzlesat.solving import count, load, solve
 
 from .conftest import INSTANCES, backend_double
@@ -37,7 +38,7 @@ def doubles(monkeypatch):
 def test_fast_member_wins_and_slow_one_is_killed(doubles):
     spec = get_puzzle("aquarium")
     start = time.perf_counter()
-    report = solve(spec, load(spec, AQUARIUM), "portfolio:test:sleepy,cadical")
+    report = solve(request(spec, "portfolio:test:sleepy,cadical"), load(spec, AQUARIUM))
     assert report.status == "SAT" and report.checked and report.answers["unique"] is True
     assert report.solved_by == ["pysat:cadical195", "pysat:cadical195"]
     assert time.perf_counter() - start < 30
@@ -57,28 +58,28 @@ def test_losers_do_not_survive_the_session(doubles):
 
 def test_a_crashing_member_drops_out(doubles):
     spec = get_puzzle("aquarium")
-    report = solve(spec, load(spec, AQUARIUM), "portfolio:test:crash,minisat")
+    report = solve(request(spec, "portfolio:test:crash,minisat"), load(spec, AQUARIUM))
     assert report.status == "SAT" and set(report.solved_by) == {"pysat:minisat22"}
 
 
 def test_all_members_failing_is_one_error(doubles):
     spec = get_puzzle("aquarium")
     with pytest.raises(BackendError, match="every member failed.*test:crash: the solver process died"):
-        solve(spec, load(spec, AQUARIUM), "portfolio:test:crash,test:crash")
+        solve(request(spec, "portfolio:test:crash,test:crash"), load(spec, AQUARIUM))
 
 
 def test_time_limit_kills_every_member(doubles):
     spec = get_puzzle("aquarium")
     start = time.perf_counter()
     with pytest.raises(SolverTimeout):
-        solve(spec, load(spec, AQUARIUM), "portfolio:test:sleepy,test:sleepy", timeout=1)
+        solve(request(spec, "portfolio:test:sleepy,test:sleepy", timeout=1), load(spec, AQUARIUM))
     assert time.perf_counter() - start < 10
 
 
 def test_enumeration_through_a_portfolio_counts_exactly():
     spec = get_puzzle("jig")
     instance = load(spec, str(INSTANCES / "jig" / "matt5x5.jig"))
-    assert count(spec, instance, "portfolio:cadical,glucose,z3", break_symmetry=False) == 8
+    assert count(request(spec, "portfolio:cadical,glucose,z3", break_symmetry=False), instance) == 8
 
 
 @pytest.mark.parametrize("name,message", [
@@ -100,7 +101,7 @@ def test_portfolio_cli_names_the_winner(run_cli):
 def test_optimisation_races_whole_methods():
     spec = get_puzzle("amphipod")
     instance = load(spec, str(INSTANCES / "aoc" / "2021-23" / "example.txt"), unfold=False)
-    report = solve(spec, instance, "portfolio:glucose,cadical")
+    report = solve(request(spec, "portfolio:glucose,cadical"), instance)
     assert report.answers == {"energy": 12521, "optimal": True}
     assert report.solved_by[0] in ("pysat:glucose4", "pysat:cadical195")
 
@@ -108,5 +109,5 @@ def test_optimisation_races_whole_methods():
 def test_counting_races_counters():
     spec = get_puzzle("dice")
     instance = load(spec, str(INSTANCES / "aoc" / "2021-21" / "example.txt"), target=8)
-    report = solve(spec, instance, "portfolio:d4+ganak")
+    report = solve(request(spec, "portfolio:d4+ganak"), instance)
     assert report.answers["wins"] == list(dirac_wins(instance))

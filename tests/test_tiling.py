@@ -10,6 +10,8 @@ from puzzlesat.backends.forking import call_with_timeout
 from puzzlesat.core.errors import PuzzlesatError
 from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.tiling.options import TilingOptions
+from puzzlesat.request import request
 from puzzlesat.solving import Report, count, count_every_variant, load, solve
 
 from .conftest import INSTANCES
@@ -30,27 +32,27 @@ def answers(name: str) -> dict[str, int]:
 
 @pytest.mark.parametrize("name", ["example", "real-1", "real-2"])
 def test_jigsaw_answers(name):
-    report = solve(JIGSAW, load(JIGSAW, str(AOC / f"{name}.txt")), "cadical")
+    report = solve(request(JIGSAW, "cadical"), load(JIGSAW, str(AOC / f"{name}.txt")))
     assert report.checked and report.answers == answers(name)
 
 
 def test_jigsaw_real_input_has_exactly_8_assemblies():
     instance = load(JIGSAW, str(AOC / "real-1.txt"))
-    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8
-    assert count(JIGSAW, instance, "cadical", break_symmetry=True) == 1
+    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8
+    assert count(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
 
 
 @pytest.mark.parametrize("name", ["example", "real-2"])
 def test_jigsaw_reference_agrees(name):
     instance = load(JIGSAW, str(AOC / f"{name}.txt"))
-    solutions = JIGSAW.reference(instance, None, break_symmetry=False)
+    solutions = JIGSAW.reference(instance, None, TilingOptions(break_symmetry=False))
     assert len(solutions) == 8
     assert all(not JIGSAW.check(instance, s) and s.answers() == answers(name) for s in solutions)
 
 
 def test_jigsaw_tolerates_crlf_and_trailing_blank_lines():
     text = (AOC / "example.txt").read_text().replace("\n", "\r\n") + "\r\n\r\n"
-    report = solve(JIGSAW, JIGSAW.parse(text, "crlf.txt"), "cadical")
+    report = solve(request(JIGSAW, "cadical"), JIGSAW.parse(text, "crlf.txt"))
     assert report.answers == answers("example")
 
 
@@ -58,17 +60,17 @@ def test_jigsaw_tolerates_crlf_and_trailing_blank_lines():
 def test_jig_counts(name):
     instance = load(JIG, str(INSTANCES / "jig" / f"{name}.jig"))
     total, classes = map(int, (INSTANCES / "jig" / f"{name}.expected").read_text().split())
-    assert count(JIG, instance, "cadical", break_symmetry=False) == total
-    assert count(JIG, instance, "cadical", break_symmetry=True) == classes
+    assert count(request(JIG, "cadical", break_symmetry=False), instance) == total
+    assert count(request(JIG, "cadical", break_symmetry=True), instance) == classes
 
 
 @pytest.mark.parametrize("name", ["matt5x5", "zhurgut_4x4", "zhurgut_5x5_0a7036e", "zhurgut_6x4"])
 def test_jig_reference_counts(name):
     instance = load(JIG, str(INSTANCES / "jig" / f"{name}.jig"))
     total, classes = map(int, (INSTANCES / "jig" / f"{name}.expected").read_text().split())
-    solutions = JIG.reference(instance, None, break_symmetry=False)
+    solutions = JIG.reference(instance, None, TilingOptions(break_symmetry=False))
     assert len(solutions) == total and all(not JIG.check(instance, s) for s in solutions)
-    assert len(JIG.reference(instance, None, break_symmetry=True)) == classes
+    assert len(JIG.reference(instance, None, TilingOptions(break_symmetry=True))) == classes
 
 
 @pytest.mark.parametrize("name", ["zhurgut_12x5", "zhurgut_14x6", "zhurgut_12x7"])
@@ -77,7 +79,7 @@ def test_jig_reference_fills_along_the_shorter_side(name):
     these, column by column 0.1-0.5 s."""
     instance = load(JIG, str(INSTANCES / "jig" / f"{name}.jig"))
     total, classes = map(int, (INSTANCES / "jig" / f"{name}.expected").read_text().split())
-    counted = call_with_timeout(lambda: [len(JIG.reference(instance, None, break_symmetry=brk))
+    counted = call_with_timeout(lambda: [len(JIG.reference(instance, None, TilingOptions(break_symmetry=brk)))
                                          for brk in (False, True)], 20, "reference")
     assert counted == [total, classes]
 
@@ -98,7 +100,7 @@ def test_jig_rendering_reads_back():
     """Two-digit ids and signed sides stay separate fields: each cell's middle line reads back as
     left side, id/turns, right side, and the lines above and below as its top and bottom sides."""
     instance = load(JIG, str(INSTANCES / "jig" / "matt5x5.jig"))
-    solution = JIG.reference(instance, 1, break_symmetry=False)[0]
+    solution = JIG.reference(instance, 1, TilingOptions(break_symmetry=False))[0]
     lines = solution.render().splitlines()
     assert len(lines) == 3 * solution.rows
     for r in range(solution.rows):
@@ -136,11 +138,11 @@ def test_bad_tiling_input(run_cli, tmp_path, puzzle, case):
 
 
 def test_smt_encodings():
-    report = solve(JIGSAW, load(JIGSAW, str(AOC / "example.txt")), "z3", "smt")
+    report = solve(request(JIGSAW, "z3", "smt"), load(JIGSAW, str(AOC / "example.txt")))
     assert report.checked and report.answers == answers("example")
     instance = load(JIG, str(INSTANCES / "jig" / "matt5x5.jig"))
-    assert count(JIG, instance, "z3", kind="smt", break_symmetry=False) == 8
-    assert count(JIG, instance, "z3", kind="smt", break_symmetry=True) == 2
+    assert count(request(JIG, "z3", "smt", break_symmetry=False), instance) == 8
+    assert count(request(JIG, "z3", "smt", break_symmetry=True), instance) == 2
 
 
 def test_crosscheck_compares_counts(run_cli):
@@ -166,8 +168,8 @@ def test_generated_jigsaw_is_solved_back(run_cli, tmp_path, ambiguity):
     assert run_cli("generate", "jigsaw", "--size", "4", "--tile", "8", "--ambiguity", str(ambiguity),
                    "--seed", "5", "-o", str(out))[0] == 0
     instance = load(JIGSAW, str(out))
-    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8
-    report = solve(JIGSAW, instance, "cadical")
+    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8
+    report = solve(request(JIGSAW, "cadical"), instance)
     assert report.checked
     assert [s.answers() for s in JIGSAW.reference(instance, 1)] == [report.answers]
 
@@ -189,11 +191,11 @@ def test_corner_anchoring_loses_no_assembly(monkeypatch, size, tile):
     for seed in range(12):
         instance = parse(scrambled(size, tile, 0, random.Random(seed)), "generated")
         anchored += anchored_domains(JIGSAW.tiling_problem(instance)) is not None
-        classes = count(JIGSAW, instance, "cadical", break_symmetry=True)
-        images = count(JIGSAW, instance, "cadical", break_symmetry=False)
+        classes = count(request(JIGSAW, "cadical", break_symmetry=True), instance)
+        images = count(request(JIGSAW, "cadical", break_symmetry=False), instance)
         with monkeypatch.context() as patched:
             patched.setattr(domains, "anchored_domains", lambda *args, **kwargs: None)
-            unanchored = count(JIGSAW, instance, "cadical", break_symmetry=False)
+            unanchored = count(request(JIGSAW, "cadical", break_symmetry=False), instance)
         several += classes > 1
         assert images == unanchored == 8 * classes, seed
     assert anchored >= 4 and several >= 2  # both the anchored path and ambiguous puzzles were exercised
@@ -211,9 +213,9 @@ def test_generated_30x30_jigsaw_is_anchored_at_a_proven_corner():
     instance = parse(scrambled(30, 10, 0, random.Random(1)), "generated")
     domains = anchored_domains(JIGSAW.tiling_problem(instance))
     assert domains is not None and len(domains[0]) == 1
-    assert count(JIGSAW, instance, "cadical", break_symmetry=True) == 1
-    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 8  # every image of the anchored domains
-    assert solve(JIGSAW, instance, "cadical").checked
+    assert count(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
+    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8  # every image of the anchored domains
+    assert solve(request(JIGSAW, "cadical"), instance).checked
 
 
 @pytest.mark.parametrize("rows,cols,types,seed", [(4, 4, 3, 1), (3, 5, 2, 2), (5, 5, 6, 3)])
@@ -222,10 +224,10 @@ def test_generated_jig_counts_agree_with_reference(run_cli, tmp_path, rows, cols
     assert run_cli("generate", "jig", "--rows", str(rows), "--cols", str(cols), "--types", str(types),
                    "--seed", str(seed), "-o", str(out))[0] == 0
     instance = load(JIG, str(out))
-    total = count(JIG, instance, "cadical", break_symmetry=False)
+    total = count(request(JIG, "cadical", break_symmetry=False), instance)
     assert total >= (4 if rows == cols else 2)  # at least the layout it was cut from, in every rotation
-    assert total == len(JIG.reference(instance, None, break_symmetry=False))
-    assert count(JIG, instance, "cadical", break_symmetry=True) == len(JIG.reference(instance, None))
+    assert total == len(JIG.reference(instance, None, TilingOptions(break_symmetry=False)))
+    assert count(request(JIG, "cadical", break_symmetry=True), instance) == len(JIG.reference(instance, None))
 
 
 def test_png_of_the_assembled_image(run_cli, tmp_path):
@@ -241,7 +243,7 @@ def test_png_of_the_assembled_image(run_cli, tmp_path):
 
 def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
     example = load(JIGSAW, str(AOC / "example.txt"))
-    assembled = solve(JIGSAW, example, "cadical").solution
+    assembled = solve(request(JIGSAW, "cadical"), example).solution
     # the top two rows of the assembled example, as a 2x3 puzzle
     blocks = [f"Tile {tid}:\n" + "\n".join(tile)
               for (tid, _), tile in zip(assembled.placement[:6], assembled.tiles[:6], strict=True)]
@@ -250,8 +252,8 @@ def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
     code, _, err = run_cli("solve", "jigsaw", str(path))
     assert code == 2 and "6 tiles is not a square number" in err
     instance = load(JIGSAW, str(path), rows=2, cols=3)
-    assert count(JIGSAW, instance, "cadical", break_symmetry=False) == 4  # 180-degree turn and two mirrors
-    assert count(JIGSAW, instance, "cadical", break_symmetry=True) == 1
+    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 4  # 180-degree turn and two mirrors
+    assert count(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
     code, out, _ = run_cli("count", "jigsaw", str(path), "--rows", "2", "--cols", "3", "--json")
     assert code == 0 and json.loads(out)["answers"] == {"solutions": 4, "up_to_symmetry": 1}
     code, _, err = run_cli("solve", "aquarium", str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"), "--rows", "2")
@@ -261,9 +263,9 @@ def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
 def test_count_refuses_an_impossible_backend_before_encoding(monkeypatch):
     """'ganak cannot list' is known from the options alone: no formula is built for it."""
     instance = load(JIG, str(INSTANCES / "jig" / "zhurgut_9x9.jig"))
-    monkeypatch.setattr(JIG, "encode", lambda *args, **kwargs: pytest.fail("encoded before refusing"))
+    monkeypatch.setattr(JIG, "build", lambda *args, **kwargs: pytest.fail("encoded before refusing"))
     with pytest.raises(PuzzlesatError, match="ganak counts without listing solutions"):
-        count_every_variant(JIG, instance, "ganak", None, Stopwatch(), Report("jig", "", "ganak", "cnf", "UNKNOWN"),
+        count_every_variant(request(JIG, "ganak"), instance, Stopwatch(), Report("jig", "", "ganak", "cnf", "UNKNOWN"),
                             list_first=True)
 
 
@@ -282,9 +284,9 @@ def test_non_square_jig_keeps_both_corner_orbits():
     ({top-left, bottom-right} and {top-right, bottom-left}); pinning it at the top-left lost every
     layout here (counted 0, brute force: 4 layouts, 2 up to rotation)."""
     instance = JIG.parse(NON_SQUARE_JIG, "2x3.jig")
-    assert count(JIG, instance, "cadical", break_symmetry=False) == 4
-    assert count(JIG, instance, "cadical", break_symmetry=True) == 2
-    assert count(JIG, instance, "z3", kind="smt", break_symmetry=True) == 2
+    assert count(request(JIG, "cadical", break_symmetry=False), instance) == 4
+    assert count(request(JIG, "cadical", break_symmetry=True), instance) == 2
+    assert count(request(JIG, "z3", "smt", break_symmetry=True), instance) == 2
 
 
 def test_flat_inner_edges_and_look_alike_turns_count_as_layouts(run_cli, tmp_path):

@@ -6,10 +6,10 @@ from typing import Any
 
 import click
 
-from ..backends import get_backend
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..solving import Report, backend_for, load
+from ..request import request
+from ..solving import Report, load
 from .options import (
     backend_option,
     cnf_options,
@@ -51,14 +51,13 @@ def command(
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
-    options = encoder_options(cardinality, pb)
-    backend_name = backend_for(spec, backend)
-    exact = "count" in get_backend(backend_name).capabilities
+    counting = request(spec, backend, None, timeout, **encoder_options(cardinality, pb))
+    exact = "count" in counting.backend.capabilities
     # the same top-level shape as solve and decode; enumeration checks every solution it counts,
     # an exact counter proves the number instead
-    report = Report(puzzle, file, backend_name, spec.encodings[0], "UNKNOWN", checked=not exact,
+    report = Report(puzzle, file, counting.backend.name, counting.encoding, "UNKNOWN", checked=not exact,
                     times=watch.times)
-    answers, listed = spec.task.count(spec, instance, backend_name, timeout, watch, report, list_all, **options)
+    answers, listed = spec.task.count(counting, instance, watch, report, list_all)
     total = next(iter(answers.values()))
     report.answers, report.status = answers, "SAT" if total else "UNSAT"
     if as_json:

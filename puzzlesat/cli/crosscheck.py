@@ -17,6 +17,7 @@ from ..crosscheck import (
     run_methods,
 )
 from ..encoders import get_puzzle
+from ..request import request
 from ..solving import load
 from .options import (
     backend_list,
@@ -84,7 +85,7 @@ def command(
     by_count = by_count or getattr(spec, "crosscheck_by_count", False)
     if by_count and not hasattr(spec, "count_labels"):
         raise PuzzlesatError(f"{puzzle} has no solution count to compare")
-    methods = plan(spec, instance, names, encoder_options(cardinality, pb), by_count)
+    methods = plan(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), instance, names, by_count)
     rows: list[Row] = []
     width = max(len(m.label) for m in methods)
     if not as_json:

@@ -75,7 +75,7 @@ def command(
     instance = load(spec, file, watch, **reading(read))
     with watch.phase("encode"):
         kind = exported_kind(spec, "dimacs", kind)
-        encoding = spec.encode(instance, kind, **export_options(spec, "dimacs", player, cardinality, pb))
+        encoding = spec.encode(instance, kind, export_options(spec, "dimacs", player, cardinality, pb))
     with watch.phase("parse"):
         status, literals = parse_solver_output(read_text(model_path), model_path)
     report = Report(puzzle, file, f"decode:{model_path}", kind, status.value, size=encoding.size(), times=watch.times)

@@ -8,6 +8,7 @@ import click
 
 from ..core.errors import PuzzlesatError
 from ..core.files import publish, write_text_atomic, writes_a_file
+from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
@@ -40,12 +41,13 @@ def exported_kind(spec: Puzzle, fmt: str, kind: str | None) -> str:
     return kind
 
 
-def export_options(spec: Puzzle, fmt: str, player: int, cardinality: str | None, pb: str | None) -> dict[str, Any]:
+def export_options(spec: Puzzle[Any, Any, Any], fmt: str, player: int, cardinality: str | None,
+                   pb: str | None) -> EncoderOptions:
     """Encoder options of an export (and of the matching decode)."""
     options = encoder_options(cardinality, pb) if fmt != "smt2" else {}
     if "player" in spec.task.options:  # dice: whose winning universes the formula describes
         options["winner"] = player - 1
-    return options
+    return spec.options(**options)
 
 
 player_option = click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,
@@ -95,7 +97,7 @@ def command(
     title = f"puzzlesat {puzzle} {file}"
     kind = exported_kind(spec, fmt, kind)
     with watch.phase("encode"):
-        encoding = spec.encode(instance, kind, **export_options(spec, fmt, player, cardinality, pb))
+        encoding = spec.encode(instance, kind, export_options(spec, fmt, player, cardinality, pb))
     if fmt == "wcnf" and not encoding.soft:
         raise PuzzlesatError(f"--format wcnf: {puzzle}'s {kind} encoding has no soft clauses (nothing to optimise)")
     text = {"dimacs": to_dimacs, "wcnf": to_wcnf, "mcc": to_mcc, "smt2": to_smt2}[fmt](encoding, title)

@@ -9,6 +9,7 @@ import click
 
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
+from ..request import request
 from ..solving import load, solve
 from .options import (
     backend_option,
@@ -61,7 +62,7 @@ def command(
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
     spec.task.refuse_options(spec, steps=steps)
-    report = solve(spec, instance, backend, kind, timeout, watch, method, **encoder_options(cardinality, pb))
+    report = solve(request(spec, backend, kind, timeout, method, **encoder_options(cardinality, pb)), instance, watch)
     if report.solution is not None:
         write_pictures(spec, instance, report.solution, png, svg)
     if as_json:

@@ -13,12 +13,18 @@ from typing import Any, Literal
 
 from pysat.formula import IDPool
 
+from .options import EncoderOptions
+
 
 @dataclass
 class Encoding:
     """A formula plus everything needed to export it and read its models back."""
 
     kind: Literal["cnf", "smt"]
+    #: the puzzle's name of this encoding (``unroll``, ``split``, ...) and the options it was built
+    #: with; :meth:`Puzzle.encode <puzzlesat.core.puzzle.Puzzle.encode>` sets both, decoders read them
+    name: str = ""
+    options: EncoderOptions = field(default_factory=EncoderOptions)
     pool: IDPool | None = None
     clauses: list[list[int]] = field(default_factory=list)
     show: list[int] = field(default_factory=list)
@@ -42,7 +48,12 @@ class Encoding:
     #: that share no variable. Their optima add up, so an optimiser may settle each on its own instead of
     #: bounding the sum, which makes the solver trade cost between parts that do not interact
     parts: list[tuple[range, range]] = field(default_factory=list)
-    #: free-form facts for the user (encoding options, sizes)
+    #: time steps unrolled (dice: turns of the game), for decoders that read a model step by step
+    horizon: int = 0
+    #: a counting formula asked several questions: one assumption set per count wanted (dice's ``split``)
+    queries: list[list[int]] = field(default_factory=list)
+    #: facts for the user only (encoding options, sizes), written as comments into exports; nothing
+    #: reads them back
     info: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
@@ -60,7 +71,7 @@ class Encoding:
         cost offset stays with the whole), or just this encoding when it has fewer than two parts."""
         if len(self.parts) < 2:
             return [self]
-        return [Encoding("cnf", pool=self.pool, clauses=self.clauses[hard.start:hard.stop],
+        return [Encoding("cnf", self.name, self.options, pool=self.pool, clauses=self.clauses[hard.start:hard.stop],
                          soft=self.soft[soft.start:soft.stop], decide_false_first=self.decide_false_first)
                 for hard, soft in self.parts]
 

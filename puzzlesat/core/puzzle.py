@@ -1,8 +1,9 @@
 """The interface every puzzle implements, so that the pipeline, CLI and cross-checks are written once.
 
 A puzzle is a small object whose methods are the arrows of the pipeline: ``parse`` (text -> instance),
-``encode`` (instance -> Encoding), ``decode`` (model -> solution), ``check`` (solution -> violations,
-written from the rules, never from the encoding), ``reference`` (a solver-free method) and ``generate``.
+``build`` (instance -> Encoding, called through ``encode``), ``decode`` (model -> solution), ``check``
+(solution -> violations, written from the rules, never from the encoding), ``reference`` (a solver-free
+method) and ``picture``. A puzzle is typed by its instance, its solution and its encoder options.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .encoding import Encoding
 from .model import CnfModel, SmtModel
+from .options import OptionsT
 
 if TYPE_CHECKING:
     from ..formats.picture import Picture
@@ -34,10 +36,12 @@ InstanceT = TypeVar("InstanceT")
 SolutionT = TypeVar("SolutionT", bound=Solution)
 
 
-class Puzzle(ABC, Generic[InstanceT, SolutionT]):
-    """One puzzle's arrows of the pipeline, typed by its instance and solution."""
+class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
+    """One puzzle's arrows of the pipeline, typed by its instance, solution and encoder options."""
 
     name: str
+    #: the dataclass of this puzzle's encoder options (:class:`EncoderOptions` or a subclass)
+    options_type: type[OptionsT]
     #: encoding kinds this puzzle offers, the first being the default
     encodings: tuple[str, ...] = ("cnf", "smt")
     #: keyword options of ``parse`` that the command line may set (``rows``/``cols``, ``unfold``)
@@ -53,10 +57,22 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT]):
     #: cross-check counts the encodings that share a step as one independent method, not several
     shared_steps: ClassVar[dict[str, str]] = {}
 
-    def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
-        """What ``puzzlesat count`` reports: (answer label, encoder options) per count; the first one is
-        the count ``--list`` lists."""
-        return (("solutions", {}),)
+    def count_variants(self, options: OptionsT) -> tuple[tuple[str, OptionsT], ...]:
+        """What ``puzzlesat count`` reports: (answer label, the options of the formula counted) per
+        count, made from the request's ``options``; the first one is the count ``--list`` lists."""
+        return (("solutions", options),)
+
+    def options(self, **given: Any) -> OptionsT:
+        """This puzzle's options from keyword values; a name it does not take is refused in one line."""
+        return self.options_type.of(self.name, given)
+
+    def encode(self, instance: InstanceT, kind: str, options: OptionsT | None = None) -> Encoding:
+        """The formula of one encoding, stamped with its name and options (what decoders and the
+        variable map read back)."""
+        options = options if options is not None else self.options_type()
+        encoding = self.build(instance, kind, options)
+        encoding.name, encoding.options = kind, options
+        return encoding
 
     def formula_kind(self, encoding: str) -> str:
         """``cnf`` or ``smt``: what a backend must accept to take the named encoding."""
@@ -67,7 +83,8 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT]):
         """Validate and build the instance; raise ``PuzzleFormatError`` naming line and column."""
 
     @abstractmethod
-    def encode(self, instance: InstanceT, kind: str, **options: Any) -> Encoding: ...
+    def build(self, instance: InstanceT, kind: str, options: OptionsT) -> Encoding:
+        """The formula of the encoding ``kind`` (one of :attr:`encodings`); call it through :meth:`encode`."""
 
     @abstractmethod
     def decode(self, instance: InstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> SolutionT: ...
@@ -77,9 +94,9 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT]):
         """Every broken rule, as readable sentences; empty when the solution is valid."""
 
     @abstractmethod
-    def reference(self, instance: InstanceT, limit: int | None, **options: Any) -> list[SolutionT]:
-        """Up to ``limit`` solutions (``None``: all) found without any SAT/SMT solver; ``options`` are
-        the puzzle's own (a tiling's ``break_symmetry``)."""
+    def reference(self, instance: InstanceT, limit: int | None, options: OptionsT | None = None) -> list[SolutionT]:
+        """Up to ``limit`` solutions (``None``: all) found without any SAT/SMT solver, for the question
+        ``options`` ask (a tiling's ``break_symmetry``: one solution per symmetry class)."""
 
     @abstractmethod
     def picture(self, instance: InstanceT, solution: SolutionT) -> Picture:

@@ -10,8 +10,9 @@ from ..core.result import Status
 
 
 def _comments(encoding: Encoding, title: str) -> list[str]:
-    """Title, encoding facts and ``c var ID meaning`` lines (auxiliary variables stay unnamed)."""
+    """Title, encoding name and facts and ``c var ID meaning`` lines (auxiliary variables stay unnamed)."""
     lines = [f"c {title}"] if title else []
+    lines += [f"c info encoding {encoding.name}"] if encoding.name else []
     lines.extend(f"c info {key} {value}" for key, value in encoding.info.items())
     lines.extend(f"c var {vid} {name}" for vid, name in sorted(encoding.names().items()))
     return lines

@@ -5,6 +5,7 @@ from typing import Any, ClassVar
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
+from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.picture import Picture
 from ...tasks import Optimize
@@ -14,8 +15,9 @@ from .instance import parse as _parse
 from .solution import AmphipodSolution, Plan
 
 
-class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution]):
+class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):
     name = "amphipod"
+    options_type = EncoderOptions
     encodings = ("events", "unroll", "smt")
     #: every encoding takes each mover's options (stops, paths, costs) from movers.py
     shared_steps: ClassVar[dict[str, str]] = {"events": "movers", "unroll": "movers", "smt": "movers"}
@@ -28,18 +30,18 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution]):
     def parse(self, text: str, path: str, unfold: bool = True, **reading: Any) -> AmphipodInstance:
         return _parse(text, path, unfold)
 
-    def encode(self, instance: AmphipodInstance, kind: str, **options: Any) -> Encoding:
+    def build(self, instance: AmphipodInstance, kind: str, options: EncoderOptions) -> Encoding:
         if kind == "events":
             from .events import encode_events
-            return encode_events(instance.burrows, **options)
+            return encode_events(instance.burrows)
         if kind == "unroll":
             from .unroll import encode_unroll
-            return encode_unroll(instance.burrows, **options)
+            return encode_unroll(instance.burrows)
         from .smt import encode_smt
-        return encode_smt(instance.burrows, **options)
+        return encode_smt(instance.burrows)
 
     def decode(self, instance: AmphipodInstance, encoding: Encoding, model: CnfModel | SmtModel) -> AmphipodSolution:
-        if encoding.info["encoding"] == "unroll":
+        if encoding.name == "unroll":
             from .unroll import decode_unroll as decoder
         else:
             from .events import decode_events as decoder
@@ -50,7 +52,8 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution]):
     def check(self, instance: AmphipodInstance, solution: AmphipodSolution) -> list[str]:
         return _check(instance, solution)
 
-    def reference(self, instance: AmphipodInstance, limit: int | None, **options: Any) -> list[AmphipodSolution]:
+    def reference(self, instance: AmphipodInstance, limit: int | None,
+                  options: EncoderOptions | None = None) -> list[AmphipodSolution]:
         from .reference import cheapest_plan
         plans = []
         for label, burrow in instance.burrows:

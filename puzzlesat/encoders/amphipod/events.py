@@ -28,7 +28,7 @@ from .rules import Move
 
 
 def encode_events(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
-    return encode_burrows(burrows, _encode_part, "events")
+    return encode_burrows(burrows, _encode_part)
 
 
 def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[int]],

@@ -88,7 +88,7 @@ class Movers:
 PartEncoder = Callable[[str, "Movers", IDPool, list, list, list], None]
 
 
-def encode_burrows(burrows, encode_part: PartEncoder, name: str, decide_false_first: bool = False) -> Encoding:
+def encode_burrows(burrows, encode_part: PartEncoder, decide_false_first: bool = False) -> Encoding:
     """One CNF for several burrows (part 1 and part 2) with separate variables (keys carry the label):
     their optima add up, so one optimisation proves each part optimal."""
     pool = IDPool()
@@ -104,4 +104,4 @@ def encode_burrows(burrows, encode_part: PartEncoder, name: str, decide_false_fi
         encode_part(label, movers, pool, clauses, soft, show)
         parts.append((range(first_clause, len(clauses)), range(first_soft, len(soft))))
     return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset, parts=parts,
-                    info={"encoding": name}, decide_false_first=decide_false_first)
+                    decide_false_first=decide_false_first)

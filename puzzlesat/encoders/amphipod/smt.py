@@ -56,4 +56,4 @@ def encode_smt(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
                                                                    instant > instants[2 * y.index + 1])))
     objective = z3.Sum(costs) if costs else z3.IntVal(0)
     return Encoding("smt", assertions=assertions, terms=terms, objective=objective, cost_offset=offset,
-                    show_terms=list(terms.values()), info={"encoding": "events (SMT)"})
+                    show_terms=list(terms.values()))

@@ -47,7 +47,7 @@ START, HOME = "start", "home"
 
 
 def encode_unroll(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
-    return encode_burrows(burrows, _encode_part, "unroll", decide_false_first=True)
+    return encode_burrows(burrows, _encode_part, decide_false_first=True)
 
 
 def horizon(movers: Movers) -> int:

@@ -11,21 +11,23 @@ from ...tasks import Satisfy
 from . import check as _check
 from .instance import AquariumInstance
 from .instance import parse as _parse
+from .options import AquariumOptions
 from .solution import AquariumSolution
 
 
-class Aquarium(Puzzle[AquariumInstance, AquariumSolution]):
+class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
     name = "aquarium"
+    options_type = AquariumOptions
     encodings = ("cnf", "smt")
     task = Satisfy(unique=True)
 
     def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
         return _parse(text, path)
 
-    def encode(self, instance: AquariumInstance, kind: str, **options: Any) -> Encoding:
+    def build(self, instance: AquariumInstance, kind: str, options: AquariumOptions) -> Encoding:
         if kind == "cnf":
             from .cnf import encode_cnf
-            return encode_cnf(instance, **options)
+            return encode_cnf(instance, options)
         from .smt import encode_smt
         return encode_smt(instance)
 
@@ -39,7 +41,8 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution]):
     def check(self, instance: AquariumInstance, solution: AquariumSolution) -> list[str]:
         return _check.check(instance, solution)
 
-    def reference(self, instance: AquariumInstance, limit: int | None, **options: Any) -> list[AquariumSolution]:
+    def reference(self, instance: AquariumInstance, limit: int | None,
+                  options: AquariumOptions | None = None) -> list[AquariumSolution]:
         from .reference import solve_reference
         return solve_reference(instance, limit)
 

@@ -15,18 +15,15 @@ from pysat.pb import PBEnc
 
 from ...core.encoding import Encoding
 from .instance import AquariumInstance
-
-#: chosen by measurement (bench/aquarium_cardinality.py, BENCHMARKS.md)
-DEFAULT_CARDINALITY = "seqcounter"
-DEFAULT_PB = "bdd"
+from .options import AquariumOptions
 
 
 def fill_var(pool: IDPool, region: int, row: int) -> int:
     return pool.id(("fill", region, row))
 
 
-def encode_cnf(instance: AquariumInstance, cardinality: str = DEFAULT_CARDINALITY, pb: str = DEFAULT_PB) -> Encoding:
-    card, pb_type = getattr(EncType, cardinality), getattr(PBType, pb)
+def encode_cnf(instance: AquariumInstance, options: AquariumOptions) -> Encoding:
+    card, pb_type = getattr(EncType, options.cardinality), getattr(PBType, options.pb)
     pool = IDPool()
     clauses: list[list[int]] = []
     show: list[int] = []
@@ -50,7 +47,7 @@ def encode_cnf(instance: AquariumInstance, cardinality: str = DEFAULT_CARDINALIT
     for c in range(n):
         lits = [fill[regions[r][c], r] for r in range(n)]
         clauses.extend(CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses)
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, info={"cardinality": cardinality, "pb": pb})
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show, info={"cardinality": options.cardinality, "pb": options.pb})
 
 
 def decode_cnf(instance: AquariumInstance, encoding: Encoding, model) -> tuple[tuple[bool, ...], ...]:

@@ -19,6 +19,7 @@ from ...backends import DEFAULT_BACKEND, get_backend
 from ...core.errors import PuzzlesatError
 from .cnf import encode_cnf
 from .instance import AquariumInstance
+from .options import AquariumOptions
 from .reference import propagated_levels
 
 MEAN_REGION_SIZE = 5  # the site's hard class: 45 regions on 15x15
@@ -140,7 +141,7 @@ def generate_instance(size: int, seed: int) -> AquariumInstance:
 
 def _proven_unique(instance: AquariumInstance, layout: _Layout) -> bool:
     """The SAT solver's word: UNSAT once the intended solution is blocked."""
-    encoding = encode_cnf(instance)
+    encoding = encode_cnf(instance, AquariumOptions())
     n = instance.n
     with get_backend(DEFAULT_BACKEND).open(encoding) as session:
         session.add_clause([-v if layout.wet[row * n + instance.regions[row].index(region)] else v

@@ -2,6 +2,7 @@
 universes each player wins (Ganak, enumeration, or Z3 on the recurrence)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ...core.encoding import Encoding
@@ -12,6 +13,7 @@ from ...formats.picture import Picture
 from .check import check_part1, check_universe
 from .instance import DiceInstance, Game
 from .instance import parse as _parse
+from .options import DiceOptions
 from .solution import DiceSolution, Part1, Universe
 from .task import CountUniverses
 
@@ -22,8 +24,9 @@ GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
 DiceAnswer = Part1 | DiceSolution | Universe
 
 
-class Dice(Puzzle[DiceInstance, DiceAnswer]):
+class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
     name = "dice"
+    options_type = DiceOptions
     #: ``count``: the model-counting CNF of one player's wins (option ``winner``); ``split``: one player's
     #: track (option ``winner`` names the player), counted under queries (:mod:`.split`); ``smt``: part 1
     encodings = ("count", "split", "smt")
@@ -33,32 +36,33 @@ class Dice(Puzzle[DiceInstance, DiceAnswer]):
     default_backend = "d4"
     task = CountUniverses()
 
-    def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
-        return (("player1_wins", {"winner": 0}), ("player2_wins", {"winner": 1}))
+    def count_variants(self, options: DiceOptions) -> tuple[tuple[str, DiceOptions], ...]:
+        return (("player1_wins", replace(options, winner=0)), ("player2_wins", replace(options, winner=1)))
 
     def parse(self, text: str, path: str, **game: Any) -> DiceInstance:
         return _parse(text, path, Game(**game))
 
-    def encode(self, instance: DiceInstance, kind: str, winner: int = 0, **options: Any) -> Encoding:
+    def build(self, instance: DiceInstance, kind: str, options: DiceOptions) -> Encoding:
         if kind == "count":
             from .cnf import encode_count
-            return encode_count(instance, winner)
+            return encode_count(instance, options.winner)
         if kind == "split":
             from .split import encode_track
-            return encode_track(instance, winner)
+            return encode_track(instance, options.winner)
         from .smt import encode_part1
-        return encode_part1(instance, options.get("horizon"))
+        return encode_part1(instance, options.horizon)
 
     def decode(self, instance: DiceInstance, encoding: Encoding, model: CnfModel | SmtModel) -> DiceAnswer:
-        if encoding.info["encoding"] == "split":
+        if encoding.name == "split":
             raise PuzzlesatError("a model of the split encoding is one player's rolls, not a universe: "
                                  "decode the count encoding instead")
-        if encoding.info["encoding"] == "count":
+        if encoding.name == "count":
             game = instance.game
             rolls = tuple(tuple(next((v for v in range(1, game.sides + 1)
                                       if model.value(encoding.pool.id(("roll", t + 1, r + 1, v)))), 0)
-                                for r in range(game.rolls)) for t in range(encoding.info["turns"]))
-            return Universe(rolls, encoding.info["winner"])
+                                for r in range(game.rolls)) for t in range(encoding.horizon))
+            assert isinstance(encoding.options, DiceOptions)
+            return Universe(rolls, encoding.options.winner + 1)
         return Part1(model.value(encoding.terms["turns"]),
                      (model.value(encoding.terms["score1"]), model.value(encoding.terms["score2"])),
                      instance.game.rolls)
@@ -69,7 +73,8 @@ class Dice(Puzzle[DiceInstance, DiceAnswer]):
         part1 = solution.part1 if isinstance(solution, DiceSolution) else solution
         return check_part1(instance, part1)
 
-    def reference(self, instance: DiceInstance, limit: int | None, **options: Any) -> list[DiceAnswer]:
+    def reference(self, instance: DiceInstance, limit: int | None,
+                  options: DiceOptions | None = None) -> list[DiceAnswer]:
         from .reference import deterministic_game, dirac_wins
         rolled, scores = deterministic_game(instance)
         return [DiceSolution(Part1(rolled // instance.game.rolls, scores, instance.game.rolls), dirac_wins(instance))]

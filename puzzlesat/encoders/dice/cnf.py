@@ -137,11 +137,11 @@ class Layers:
                     self.clauses.append(unless + [-self.pos(p, k + 1, b), self.at_least(p, k, v + 1),
                                                   -self.at_least(p, k + 1, v + b + 1)])
 
-    def encoding(self, **info: object) -> Encoding:
+    def encoding(self, horizon: int, queries: list[list[int]] | None = None, **info: object) -> Encoding:
         # rolls fix the sums, sums fix the positions, positions fix the order-encoded scores (both bounds
         # are propagated), scores fix "over" and the frozen rolls: nothing is free
         return Encoding("cnf", pool=self.pool, clauses=self.clauses, show=self.show, show_determines_all=True,
-                        info=info)
+                        horizon=horizon, queries=queries or [], info=info)
 
 
 def encode_count(instance: DiceInstance, winner: int) -> Encoding:
@@ -164,4 +164,4 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
         layers.clauses.append([-done, -layers.at_least(p, k + 1, 1)])
         layers.move(p, k, total, [done])
     layers.clauses.append([layers.at_least(winner, k, instance.game.target) for k in range(1, turns_each + 1)])
-    return layers.encoding(encoding="count", winner=winner + 1, turns=2 * turns_each)
+    return layers.encoding(2 * turns_each, winner=winner + 1)

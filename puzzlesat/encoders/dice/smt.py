@@ -49,7 +49,7 @@ def encode_part1(instance: DiceInstance, horizon: int | None = None) -> Encoding
     assertions.append(z3.Or(score[0][horizon] >= game.det_target, score[1][horizon] >= game.det_target))
     terms = {"turns": turns, "score1": score[0][horizon], "score2": score[1][horizon]}
     return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(terms.values()),
-                    info={"encoding": "part1-smt", "turns": horizon})
+                    horizon=horizon)
 
 
 def encode_recurrence(instance: DiceInstance) -> Encoding:
@@ -89,4 +89,4 @@ def encode_recurrence(instance: DiceInstance) -> Encoding:
         assertions.append(other_wins[state] == (z3.Sum(lost) if lost else z3.IntVal(0)))
     terms = {"wins1": mover_wins[start], "wins2": other_wins[start]}
     return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(terms.values()),
-                    info={"encoding": "recurrence-smt", "states": len(states)})
+                    info={"states": len(states)})

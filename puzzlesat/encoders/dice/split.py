@@ -24,7 +24,7 @@ from .rules import max_turns
 
 def encode_track(instance: DiceInstance, player: int) -> Encoding:
     """Player ``player`` alone for ``max_turns`` own turns, moving on after reaching the target (score
-    capped), so every roll sequence is one model: 27^turns models with the puzzle's dice. ``info["queries"]``
+    capped), so every roll sequence is one model: 27^turns models with the puzzle's dice. ``queries``
     lists, for k = 0..turns, "below the target after k turns" and then, for k = 1..turns, "first reaches
     the target at turn k"; their counts are S(k) and F(k) times the 27^(turns - k) free later turns."""
     layers = Layers(instance, past_target=True)
@@ -36,12 +36,12 @@ def encode_track(instance: DiceInstance, player: int) -> Encoding:
     reached = [layers.at_least(player, k, instance.game.target) for k in range(turns + 1)]
     queries = [[-reached[k]] for k in range(turns + 1)]
     queries += [[-reached[k - 1], reached[k]] for k in range(1, turns + 1)]
-    return layers.encoding(encoding="split", player=player + 1, turns=turns, queries=queries)
+    return layers.encoding(turns, queries, player=player + 1)
 
 
 def wins_from_tracks(instance: DiceInstance, counts: list[list[int]]) -> tuple[int, int]:
     """Both players' universe counts from the query counts of both tracks (``counts[p]`` answers
-    ``encode_track(instance, p).info["queries"]`` in order)."""
+    ``encode_track(instance, p).queries`` in order)."""
     game = instance.game
     turns = max_turns(game)
     per_turn = game.sides ** game.rolls

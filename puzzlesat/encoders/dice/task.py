@@ -6,20 +6,24 @@ calls the :class:`~puzzlesat.tasks.Task` interface.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ...backends import get_backend
+from ...backends import DEFAULT_BACKEND, get_backend
 from ...backends.forking import call_with_timeout, run_forked
 from ...core.errors import CheckFailed, PuzzlesatError
+from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle, Solution
 from ...core.result import Status
 from ...core.timing import Deadline, Stopwatch
 from ...crosscheck import Method, Outcome, family, reference_answers, solved
-from ...solving import Report, backend_for, checked_solution, count, encoding_for, solve
+from ...request import Request, encoding_for
+from ...solving import Report, checked_solution, count
 from ...tasks import Task
+from .options import DiceOptions
 from .smt import part1_horizons
-from .solution import DiceSolution
+from .solution import DiceSolution, Part1
 
 if TYPE_CHECKING:
     from . import Dice
@@ -30,94 +34,106 @@ class CountUniverses(Task):
 
     options = frozenset({"player"})
 
-    def solve(self, puzzle: Puzzle[Any, Any], instance: Any, backend_name: str | None, kind: str | None,
-              timeout: float | None, watch: Stopwatch, method: str | None, **options: Any) -> Report:
+    def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
+                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+        """The counter (d4 unless named) and the encoding it counts: z3 solves the recurrence (the
+        ``smt`` formulas); an exact counter counts ``split`` (the default for compiling counters, which
+        answer a track's 2K + 1 queries from one compilation) or the whole-game ``count`` encoding (the
+        default for other counters: Ganak at target 15 takes 11 s on it, 90 s on split); an enumerating
+        backend lists the universes of ``count``."""
         self.refuse_options(puzzle, method=method)
-        if kind == "smt":
-            raise PuzzlesatError(f"{puzzle.name}: part 1 always uses the smt unrolling; --encoding chooses "
-                                 "how part 2 is counted (count or split)")
-        return solve_counting(_dice(puzzle), instance, backend_for(puzzle, backend_name), kind, timeout, watch)
+        chosen = get_backend(backend or puzzle.default_backend or DEFAULT_BACKEND)
+        if chosen.name == "z3":
+            if encoding is not None:
+                raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
+            return Request(puzzle, chosen, "smt", options, timeout)
+        if encoding == "smt":
+            raise PuzzlesatError(f"{puzzle.name}: part 1 always uses the smt unrolling; --encoding chooses how "
+                                 "part 2 is counted (count or split)")
+        if "count" in chosen.capabilities:
+            kind = encoding_for(puzzle, encoding or ("split" if chosen.compiles else "count"))
+        else:
+            kind = encoding_for(puzzle, encoding or "count")
+            if kind != "count":
+                raise PuzzlesatError(f"{chosen.name} enumerates, and only the count encoding's models are "
+                                     f"universes: use --encoding count, or an exact counter for {kind}")
+        return Request(puzzle, chosen, kind, options, timeout)
 
-    def count(self, puzzle: Puzzle[Any, Any], instance: Any, backend_name: str, timeout: float | None,
-              watch: Stopwatch, report: Report, list_first: bool,
-              **options: Any) -> tuple[dict[str, int], list[Solution]]:
+    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+        return solve_counting(request, instance, watch)
+
+    def count(self, request: Request, instance: Any, watch: Stopwatch, report: Report,
+              list_first: bool) -> tuple[dict[str, int], list[Solution]]:
         """With an exact counter, both players from one pair of compilations; otherwise by enumeration."""
-        if list_first or "count" not in get_backend(backend_name).capabilities:
-            return super().count(puzzle, instance, backend_name, timeout, watch, report, list_first, **options)
-        _, wins, report.size = count_universes(_dice(puzzle), instance, backend_name, None, timeout, watch)
-        report.solved_by.append(backend_name)
-        return {label: wins[number] for number, (label, _) in enumerate(puzzle.count_variants())}, []
+        if list_first or "count" not in request.backend.capabilities:
+            return super().count(request, instance, watch, report, list_first)
+        _, wins, report.size = count_universes(request, instance, request.timeout, watch)
+        report.solved_by.append(request.backend.name)
+        variants = request.puzzle.count_variants(request.options)
+        return {label: wins[number] for number, (label, _) in enumerate(variants)}, []
 
-    def crosscheck_backends(self, puzzle: Puzzle[Any, Any]) -> list[str]:
+    def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
         return ["d4", "ganak", "z3", "pysat:glucose4"]
 
-    def plan_crosscheck(self, puzzle: Puzzle[Any, Any], instance: Any, backends: list[str],
-                        options: dict[str, Any]) -> list[Method]:
-        return plan_universes(puzzle, instance, backends, options)
+    def plan_crosscheck(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        return plan_universes(request, instance, backends)
 
 
-def _dice(puzzle: Puzzle[Any, Any]) -> Dice:
+def _dice(puzzle: Puzzle[Any, Any, Any]) -> Dice:
     from . import Dice
 
     assert isinstance(puzzle, Dice), "the CountUniverses task belongs to dice"
     return puzzle
 
 
-def solve_counting(puzzle: Dice, instance: Any, backend_name: str, kind: str | None, timeout: float | None,
-                   watch: Stopwatch) -> Report:
+def solve_counting(request: Request, instance: Any, watch: Stopwatch) -> Report:
     """Dice: part 1 from Z3 on the deterministic unrolling (checked by replaying the game), part 2 from
     the number of universes each player wins (:func:`count_universes`)."""
-    deadline = Deadline(timeout)
+    puzzle = _dice(request.puzzle)
+    deadline = Deadline(request.timeout)
     for horizon in part1_horizons(instance):  # deeper only while the game provably has not ended
         with watch.phase("encode"):
-            unrolled = puzzle.encode(instance, "smt", horizon=horizon)
+            unrolled = puzzle.encode(instance, "smt", DiceOptions(horizon=horizon))
         with watch.phase("solve"), get_backend("z3").open(unrolled) as session:
             first = session.solve(deadline.left())
         if first.status != Status.UNSAT:
             break
-    if first.status != Status.SAT:
+    if first.status != Status.SAT or first.model is None:
         raise CheckFailed(f"z3 gave no answer ({first.status.value}) on the deterministic game")
     part1 = checked_solution(puzzle, instance, unrolled, first.model, "z3", watch)
-    kind, wins, size = count_universes(puzzle, instance, backend_name, kind, deadline.left(), watch)
+    assert isinstance(part1, Part1)
+    how, wins, size = count_universes(request, instance, deadline.left(), watch)
     solution = DiceSolution(part1, wins)
-    report = Report(puzzle.name, getattr(instance, "source", ""), backend_name, kind, "SAT", solution,
+    name = request.backend.name
+    report = Report(puzzle.name, getattr(instance, "source", ""), name, how, "SAT", solution,
                     dict(solution.answers()), checked=True, size=size or unrolled.size(), times=watch.times)
     report.answers["exact"] = True
-    report.solved_by = list(dict.fromkeys(("z3", backend_name)))  # part 1, then part 2's counter
+    report.solved_by = list(dict.fromkeys(("z3", name)))  # part 1, then part 2's counter
     return report
 
 
-def count_universes(puzzle: Dice, instance: Any, backend_name: str, kind: str | None, timeout: float | None,
+def count_universes(request: Request, instance: Any, timeout: float | None,
                     watch: Stopwatch) -> tuple[str, tuple[int, int], dict[str, int]]:
     """(how, the universes each player wins, the size of player 1's counted formula: empty when none
-    was built here), counted by ``backend_name``: z3 solves the recurrence equations; an exact counter
-    counts the ``split`` encoding (both players' tracks, one core each, combined by
-    ``puzzle.split_wins``; the default for compiling counters, which answer a track's 2K + 1 queries
-    from one compilation) or the whole-game ``count`` encoding (one formula per winner, in parallel; the
-    default for other counters: Ganak at target 15 takes 11 s on it, 90 s on split); any enumerating
-    backend lists the universes of the ``count`` encoding (small targets only)."""
-    backend = get_backend(backend_name)
+    was built here), counted as the request says (see :meth:`CountUniverses.request`): z3 solves the
+    recurrence equations; an exact counter counts the ``split`` encoding (both players' tracks, one core
+    each, combined by ``puzzle.split_wins``) or the whole-game ``count`` encoding (one formula per
+    winner, in parallel); an enumerating backend lists the universes of the ``count`` encoding."""
+    puzzle, backend, kind = _dice(request.puzzle), request.backend, request.encoding
     deadline = Deadline(timeout)
-    if backend_name == "z3":
-        if kind is not None:
-            raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
+    if backend.name == "z3":
         with watch.phase("solve"):
             return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
+    players = [replace(request, options=replace(request.options, winner=player)) for player in (0, 1)]
     if "count" not in backend.capabilities:
-        kind = encoding_for(puzzle, kind or "count")
-        if kind != "count":
-            raise PuzzlesatError(f"{backend.name} enumerates, and only the count encoding's models are "
-                                 f"universes: use --encoding count, or an exact counter for {kind}")
-        one, two = (count(puzzle, instance, backend_name, deadline.left(), watch, kind=kind, winner=winner)
-                    for winner in (0, 1))
+        one, two = (count(replace(player, timeout=deadline.left()), instance, watch) for player in players)
         return kind, (one, two), {}
     backend.require("count")  # available here, before anything is built
-    kind = encoding_for(puzzle, kind or ("split" if backend.compiles else "count"))
     with watch.phase("encode"):
-        formulas = [puzzle.encode(instance, kind, winner=player) for player in (0, 1)]
+        formulas = [puzzle.encode(instance, kind, player.options) for player in players]
     with watch.phase("solve"):
         if kind == "split":
-            counts = run_forked([partial(backend.count_each, formula, formula.info["queries"])
+            counts = run_forked([partial(backend.count_each, formula, formula.queries)
                                  for formula in formulas], deadline.left(), backend.name)
             return kind, puzzle.split_wins(instance, counts), formulas[0].size()
         one, two = run_forked([partial(backend.count, formula) for formula in formulas], deadline.left(),
@@ -129,18 +145,21 @@ def count_universes(puzzle: Dice, instance: Any, backend_name: str, kind: str | 
 ENUMERATION_LIMIT = 200_000
 
 
-def plan_universes(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str],
-                   options: dict[str, Any]) -> list[Method]:
+def plan_universes(request: Request, instance: Any, backends: list[str]) -> list[Method]:
     """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
     counter on both counting encodings, Z3 recurrence, enumeration while the number of universes is
     small enough: the reference's count, when it answers within the limit, decides that)."""
+    puzzle = request.puzzle
     universes: list[int] = []
 
     def remember(limit: float | None) -> Outcome:
-        outcome = call_with_timeout(lambda: reference_answers(puzzle, instance), limit, "reference")
+        outcome = call_with_timeout(lambda: reference_answers(request, instance), limit, "reference")
         if outcome[1]:
             universes.append(sum(outcome[1]["wins"]))
         return outcome
+
+    def on(name: str, kind: str | None = None) -> Request:
+        return puzzle.task.request(puzzle, name, kind, request.options, None, None)
 
     methods = [Method("reference", "reference", remember)]
     shared = family(puzzle, "count")
@@ -148,17 +167,15 @@ def plan_universes(puzzle: Puzzle[Any, Any], instance: Any, backends: list[str],
         backend = get_backend(name)
         if "count" in backend.capabilities:  # both counting encodings: split by game length, whole game
             for kind in ("split", "count"):
-                run = partial(solve, puzzle, instance, name, kind)
                 methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared,
-                                      solved(run, "exact")))
-        elif name == "z3":
-            run = partial(solve, puzzle, instance, name, None)
+                                      solved(on(name, kind), instance, "exact")))
+        elif backend.name == "z3":
             methods.append(Method(f"{backend.name} (recurrence, {shared})", shared,
-                                  solved(run, "exact")))
+                                  solved(on(name), instance, "exact")))
         else:
             def enumerate_universes(limit: float | None, name: str = name) -> Outcome:
                 if universes and universes[0] > ENUMERATION_LIMIT:
                     return "SKIPPED", None, f"{universes[0]} universes: too many to enumerate"
-                return solved(partial(solve, puzzle, instance, name, None), "exact")(limit)
+                return solved(on(name), instance, "exact")(limit)
             methods.append(Method(f"{backend.name} (enumeration, {shared})", shared, enumerate_universes))
     return methods

@@ -17,10 +17,8 @@ from ...core.encoding import Encoding
 from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 
-DEFAULT_AMO = "seqcounter"
 
-
-def encode_tiling(problem: TilingProblem, break_symmetry: bool = True, cardinality: str = DEFAULT_AMO) -> Encoding:
+def encode_tiling(problem: TilingProblem, break_symmetry: bool, cardinality: str) -> Encoding:
     amo = getattr(EncType, cardinality)
     variants = problem.variants
     domains = cell_domains(problem, break_symmetry)

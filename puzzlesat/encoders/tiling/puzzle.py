@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Hashable, Iterator
-from typing import Any, ClassVar, TypeVar
+from dataclasses import replace
+from typing import ClassVar, TypeVar
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle, Solution
 from ...tasks import Satisfy
 from .cnf import decode_tiling, encode_tiling
+from .options import TilingOptions
 from .problem import TilingProblem
 from .smt import decode_tiling_smt, encode_tiling_smt
 
@@ -19,17 +21,18 @@ TilingInstanceT = TypeVar("TilingInstanceT")
 TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)
 
 
-class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT]):
+class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
     encodings = ("cnf", "smt")
+    options_type = TilingOptions
     task = Satisfy()
     #: both encodings place pieces over the same pruned, anchored domains with the same symmetry breaking
     shared_steps: ClassVar[dict[str, str]] = {"cnf": "pruned", "smt": "pruned"}
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
     count_labels: tuple[str, str]
 
-    def count_variants(self) -> tuple[tuple[str, dict[str, Any]], ...]:
+    def count_variants(self, options: TilingOptions) -> tuple[tuple[str, TilingOptions], ...]:
         total, classes = self.count_labels
-        return ((total, {"break_symmetry": False}), (classes, {"break_symmetry": True}))
+        return ((total, replace(options, break_symmetry=False)), (classes, replace(options, break_symmetry=True)))
 
     @abstractmethod
     def tiling_problem(self, instance: TilingInstanceT) -> TilingProblem: ...
@@ -38,12 +41,10 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT]):
     def solution_from(self, instance: TilingInstanceT, placed: list[tuple[int, int]]) -> TilingSolutionT:
         """The solution for (piece index, orientation) per cell, row-major."""
 
-    def encode(self, instance: TilingInstanceT, kind: str, break_symmetry: bool = True, **options: Any) -> Encoding:
-        """``break_symmetry`` fixes piece 0 to one orientation per orbit of the grid's symmetries: on for
-        ``solve``, off when counting every solution."""
+    def build(self, instance: TilingInstanceT, kind: str, options: TilingOptions) -> Encoding:
         if kind == "smt":
-            return encode_tiling_smt(self.tiling_problem(instance), break_symmetry)
-        return encode_tiling(self.tiling_problem(instance), break_symmetry, **options)
+            return encode_tiling_smt(self.tiling_problem(instance), options.break_symmetry)
+        return encode_tiling(self.tiling_problem(instance), options.break_symmetry, options.cardinality)
 
     def decode(self, instance: TilingInstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> TilingSolutionT:
         problem = self.tiling_problem(instance)
@@ -59,10 +60,11 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT]):
     def reference_class(self, instance: TilingInstanceT, placed: list[tuple[int, int]]) -> Hashable:
         """A key equal for exactly the solutions that one whole-grid symmetry maps onto another."""
 
-    def reference(self, instance: TilingInstanceT, limit: int | None, break_symmetry: bool = True,
-                  **options: Any) -> list[TilingSolutionT]:
+    def reference(self, instance: TilingInstanceT, limit: int | None,
+                  options: TilingOptions | None = None) -> list[TilingSolutionT]:
         """Up to ``limit`` solutions of the reference search (all when None); with ``break_symmetry``,
         the first one found of each symmetry class."""
+        break_symmetry = (options or TilingOptions()).break_symmetry
         found: list[TilingSolutionT] = []
         classes: set[Hashable] = set()
         for placed in self.reference_assemblies(instance):

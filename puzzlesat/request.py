@@ -1,0 +1,57 @@
+"""One typed request: what to do with an instance, resolved once and passed down unchanged.
+
+The command line (or a Python caller) names a puzzle, maybe a backend, an encoding, encoder options, a
+time limit and an optimisation method; :func:`request` resolves them once, through the puzzle's task
+(which knows the defaults measured for it), into a frozen :class:`Request`. Below that point nothing
+looks a backend up by name again or re-reads an option: a cross-check that tries another backend makes
+another request with :func:`dataclasses.replace`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .backends.base import Backend
+from .core.errors import PuzzlesatError
+from .core.options import EncoderOptions
+from .core.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Request:
+    puzzle: Puzzle[Any, Any, Any]
+    #: the backend object (a portfolio is one too); for Z3 Optimize the z3 backend
+    backend: Backend
+    #: one of ``puzzle.encodings``
+    encoding: str
+    #: an instance of ``puzzle.options_type``
+    options: EncoderOptions
+    #: seconds for the whole request (None: no limit)
+    timeout: float | None = None
+    #: the optimisation method (``core.choices.METHODS``) of an optimisation puzzle, else None
+    method: str | None = None
+
+    @property
+    def formula_kind(self) -> str:
+        """``cnf`` or ``smt``: what the encoding is, so what the backend must take."""
+        return self.puzzle.formula_kind(self.encoding)
+
+    def require_solving(self) -> None:
+        """Refuse, before anything is built, a backend that cannot solve this request's formula."""
+        self.backend.require("sat" if self.formula_kind == "cnf" else "smt")
+
+
+def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding: str | None = None,
+            timeout: float | None = None, method: str | None = None, **options: Any) -> Request:
+    """Resolve names into a :class:`Request`: the task fills in the defaults (the puzzle's measured
+    fastest backend, its first encoding, the method tuned for the encoding); ``options`` are the
+    puzzle's encoder options by name, refused in one line when the puzzle has no such option."""
+    return puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), timeout, method)
+
+
+def encoding_for(puzzle: Puzzle[Any, Any, Any], kind: str | None) -> str:
+    """The encoding asked for, or the puzzle's first; one the puzzle lacks is refused with its list."""
+    kind = kind or puzzle.encodings[0]
+    if kind not in puzzle.encodings:
+        raise PuzzlesatError(f"{puzzle.name} has no {kind} encoding (it has: {', '.join(puzzle.encodings)})")
+    return kind
