@@ -218,3 +218,16 @@ def test_generated_instances_round_trip_through_an_external_solver(run_cli, tmp_
     assert code == 0, stderr
     assert json.loads(stdout)["checked"] is True
     assert (tmp_path / "a.svg").read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize("args,flag", [
+    (["solve", "jigsaw", "instances/aoc/2020-20/example.txt", "--pb", "bdd"], "--pb"),
+    (["count", "jig", "instances/jig/matt5x5.jig", "--pb", "adder"], "--pb"),
+    (["solve", "amphipod", "instances/aoc/2021-23/example.txt", "--cardinality", "totalizer"], "--cardinality"),
+    (["export", "amphipod", "instances/aoc/2021-23/example.txt", "-o", "-", "--pb", "bdd"], "--pb"),
+])
+def test_an_encoder_option_the_puzzle_lacks_is_refused(run_cli, args, flag):
+    """Each puzzle declares its options (a frozen dataclass); one it lacks used to reach the encoder as
+    a keyword it did not take (an internal error) or be dropped without a word."""
+    code, out, err = run_cli(*args)
+    assert code == 2 and out == "" and err.strip().endswith(f"{flag} does not apply to {args[1]}")
