@@ -41,6 +41,7 @@ solvers:
 
 test: $(BIN)/puzzlesat solvers
 	$(BIN)/ruff check puzzlesat tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 tests
 
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200

@@ -481,9 +481,9 @@ def bench_command_table(lines: list[str]) -> None:
     """What `puzzlesat bench` measures on every bundled instance: the reference and each puzzle's default
     backend, then a few more backends on aquarium and jigsaw (3 runs each, 30 s limit per run)."""
     from puzzlesat.bench import measure, plan, run_all, summarize, to_markdown
-    from puzzlesat.encoders import PUZZLES
+    from puzzlesat.encoders import BUILTIN
 
-    puzzles = {name: get_puzzle(name) for name in PUZZLES}
+    puzzles = {name: get_puzzle(name) for name in BUILTIN}
 
     lines += ["## `puzzlesat bench` on every bundled instance (median of 3, limit 30 s per run)", "",
               "The same table as `puzzlesat bench --markdown`; total includes parse, decode and check.", ""]

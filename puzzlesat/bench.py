@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .backends import get_backend
 from .core.errors import PuzzlesatError
@@ -76,7 +76,7 @@ class Row:
     error: str = ""
 
 
-def instance_files(puzzle: Puzzle, directory: Path) -> list[Path]:
+def instance_files(puzzle: Puzzle[Any, Any, Any], directory: Path) -> list[Path]:
     """The instance files of ``puzzle`` in ``directory`` (its suffix; answer and solution files skipped)."""
     if not directory.is_dir():
         raise PuzzlesatError(f"{directory}: no such directory of instances")
@@ -121,7 +121,7 @@ def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run) -> Sample:
         return Sample(run, "ERROR", watch.times, error=str(exc))
 
 
-def _answers(solutions: list) -> dict[str, Any]:
+def _answers(solutions: list[Any]) -> dict[str, Any]:
     return dict(solutions[0].answers()) if solutions else {}
 
 
@@ -151,10 +151,11 @@ def run_all(runs: list[Run], work: Callable[[Run], Sample], jobs: int, timeout: 
                 running[receiver] = (run, process, time.perf_counter())
             now = time.perf_counter()
             waits = [start + timeout - now for _, _, start in running.values()] if timeout else []
-            for conn in wait(list(running), max(0.0, min(waits)) if waits else None):
+            for answered in wait(list(running), max(0.0, min(waits)) if waits else None):
+                conn = cast(Connection, answered)
                 run, process, _ = running.pop(conn)
                 try:
-                    sample = conn.recv()
+                    sample: Sample | None = conn.recv()
                 except EOFError:
                     sample = None
                 process.join()
@@ -187,6 +188,8 @@ def _child(sender: Connection, work: Callable[[Run], Sample], run: Run) -> None:
 
 def _kill_group(process: multiprocessing.process.BaseProcess) -> None:
     try:
+        if process.pid is None:  # never started
+            return
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):  # not yet its own group leader: kill it alone
         process.kill()
@@ -276,13 +279,15 @@ def plot(rows: list[Row], timeout: float | None) -> bytes:
     width = 0.8 / len(methods)
     figure, axes = pyplot.subplots(figsize=(max(6.0, 0.6 * len(instances) * len(methods) + 2), 4.5))
     for m, method in enumerate(methods):
-        xs, heights, hatches = [], [], []
+        xs: list[float] = []
+        heights: list[float] = []
+        hatches: list[str] = []
         for i, key in enumerate(instances):
             row = next((r for r in rows if (r.puzzle, Path(r.instance).stem) == key and r.method == method), None)
             if row is None or (row.total is None and not timeout):
                 continue
             xs.append(i + m * width)
-            heights.append(row.total if row.total is not None else timeout)
+            heights.append(row.total if row.total is not None else float(timeout or 0))
             hatches.append("" if row.total is not None else "//")
         bars = axes.bar(xs, heights, width, label=method)
         for bar, hatch in zip(bars, hatches):

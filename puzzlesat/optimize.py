@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import reduce
 from math import gcd
 
-from .backends.base import Backend
+from .backends.base import Backend, Session
 from .backends.forking import call_with_timeout
 from .backends.portfolio import PortfolioBackend
 from .core.choices import METHODS
@@ -93,7 +93,7 @@ def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Opt
 
 def _descend_part(encoding: Encoding, backend: Backend) -> Optimum:
     """The descent on one part; its cost excludes the whole encoding's fixed offset."""
-    pool = encoding.pool
+    pool = encoding.variables
     extra: list[list[int]] = []
     violated: list[int] = []  # per soft clause, a literal that is true when the clause is broken
     for clause, _ in encoding.soft:
@@ -117,18 +117,22 @@ def _descend_part(encoding: Encoding, backend: Backend) -> Optimum:
 
 def _joined(whole: Encoding, parts: list[Encoding], optima: list[Optimum]) -> Optimum:
     """One model and cost for the whole encoding from the optima of its independent parts."""
+    costs: list[int] = []
+    models: list[CnfModel] = []
+    for optimum in optima:
+        assert isinstance(optimum.model, CnfModel) and optimum.cost is not None, "every part has its optimum"
+        costs.append(optimum.cost)
+        models.append(optimum.model)
     if len(parts) == 1:
-        best = optima[0]
-        return Optimum(Status.SAT, best.model, best.cost + whole.cost_offset, best.steps)
+        return Optimum(Status.SAT, models[0], sum(costs) + whole.cost_offset, optima[0].steps)
     truth = bytearray(whole.num_vars + 1)
-    for part, optimum in zip(parts, optima):
+    for part, model in zip(parts, models):
         for var in {abs(lit) for clause in part.clauses for lit in clause}:
-            truth[var] = optimum.model.truth[var]
-    return Optimum(Status.SAT, CnfModel(bytes(truth)), sum(o.cost for o in optima) + whole.cost_offset,
-                   sum(o.steps for o in optima))
+            truth[var] = model.truth[var]
+    return Optimum(Status.SAT, CnfModel(bytes(truth)), sum(costs) + whole.cost_offset, sum(o.steps for o in optima))
 
 
-def _descend(session, encoding: Encoding, violated: list[int], weights: list[int], unit: int, top: int,
+def _descend(session: Session, encoding: Encoding, violated: list[int], weights: list[int], unit: int, top: int,
              backend: str) -> Optimum:
     from pysat.pb import EncType, PBEnc
 
@@ -142,6 +146,7 @@ def _descend(session, encoding: Encoding, violated: list[int], weights: list[int
         if result.status != Status.SAT:
             raise BackendError(f"{backend}: no answer during the descent ({result.status.value})")
         model = result.model
+        assert isinstance(model, CnfModel), "a SAT answer of a CNF session has a CNF model"
         cost = sum(w for lit, w in zip(violated, weights) if model.value(abs(lit)) == (lit > 0))
         best = Optimum(Status.SAT, _trim(model, encoding.num_vars), cost * unit, steps)
         if cost == 0:

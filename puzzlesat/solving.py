@@ -15,6 +15,7 @@ from .backends.forking import run_forked
 from .core.encoding import Encoding
 from .core.errors import CheckFailed, PuzzlesatError, SolverTimeout
 from .core.files import read_text
+from .core.model import CnfModel, SmtModel
 from .core.puzzle import Puzzle, Solution
 from .core.result import Status
 from .core.timing import Deadline, Stopwatch
@@ -45,7 +46,7 @@ class Report:
                 "times": {k: round(v, 6) for k, v in self.times.items()}}
 
 
-def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None, **reading: Any) -> Any:
+def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, **reading: Any) -> Any:
     """Read and parse one instance file (``-`` = stdin). ``reading`` holds the options that say how to
     read it (a rectangular jigsaw's rows and cols, amphipod's unfold); each puzzle accepts its own."""
     watch = watch or Stopwatch()
@@ -57,10 +58,11 @@ def load(puzzle: Puzzle, path: str, watch: Stopwatch | None = None, **reading: A
         return puzzle.parse(read_text(path), path, **reading)
 
 
-def checked_solution(puzzle: Puzzle, instance: Any, encoding, model, backend: str, watch: Stopwatch) -> Solution:
+def checked_solution(puzzle: Puzzle[Any, Any, Any], instance: Any, encoding: Encoding, model: CnfModel | SmtModel,
+                     backend: str, watch: Stopwatch) -> Solution:
     """Decode a model and run the independent checker; a violation means a wrong backend or encoding."""
     with watch.phase("decode"):
-        solution = puzzle.decode(instance, encoding, model)
+        solution: Solution = puzzle.decode(instance, encoding, model)
     with watch.phase("check"):
         problems = puzzle.check(instance, solution)
     if problems:
@@ -220,7 +222,7 @@ def count_every_variant(request: Request, instance: Any, watch: Stopwatch, repor
         built = [puzzle.encode(instance, request.encoding, options) for _, options in variants]
 
     def one(number: int) -> tuple[int, list[Solution], dict[str, float], Report]:
-        child_watch, listed = Stopwatch(), []
+        child_watch, listed = Stopwatch(), list[Solution]()
         child_report = Report(report.puzzle, report.source, report.backend, report.encoding, report.status)
         found = count(replace(request, options=variants[number][1], timeout=None), instance, child_watch,
                       listed.append if list_first and number == 0 else None, report=child_report,

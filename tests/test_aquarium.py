@@ -72,6 +72,7 @@ def test_non_unique_puzzle_is_reported():
     report = solve(request(AQUARIUM, "cadical"), instance)
     assert report.answers["unique"] is False
     assert len(AQUARIUM.reference(instance, 5)) == 2
+    assert len(AQUARIUM.reference(instance, None)) == 2  # None means all (it raised TypeError)
 
 
 def test_unsatisfiable_puzzle():

@@ -11,7 +11,7 @@ names resolve through :func:`puzzlesat.backends.get_backend` (:mod:`.catalog`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Generator
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
@@ -35,7 +35,7 @@ class Session(ABC):
     def solve(self, timeout: float | None = None) -> Result:
         """Solve; raise :class:`SolverTimeout` when ``timeout`` seconds pass without an answer."""
 
-    def models(self, timeout: float | None = None) -> Iterator[Result]:
+    def models(self, timeout: float | None = None) -> Generator[Result, None, None]:
         """Every model in turn, each blocked on ``show`` before the next solve; the last result is the
         one that ends the enumeration (UNSAT, or UNKNOWN from an incomplete solver). ``timeout`` bounds
         the whole enumeration, not each call."""
@@ -43,7 +43,7 @@ class Session(ABC):
         while True:
             result = self.solve(deadline.left())
             yield result
-            if result.status != Status.SAT:
+            if result.status != Status.SAT or result.model is None:
                 return
             self.block(result.model)
 

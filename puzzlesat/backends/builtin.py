@@ -3,6 +3,8 @@ cadical, kissat, glucose, minisat), Z3, the exact counters Ganak and D4, and the
 ``portfolio:NAME,...`` families. Adding a backend: its module, and one line here."""
 from __future__ import annotations
 
+from functools import partial
+
 from .d4_backend import D4Backend
 from .external import ExternalBackend
 from .ganak_backend import GanakBackend
@@ -17,7 +19,7 @@ SHORT = {"cadical": "cadical195", "kissat": "kissat404", "glucose": "glucose4", 
 
 def register_builtin() -> None:
     for canonical in pysat_names():
-        register(f"pysat:{canonical}", lambda name=canonical: PysatBackend(name))
+        register(f"pysat:{canonical}", partial(PysatBackend, canonical))
         alias(canonical, f"pysat:{canonical}")  # a bare PySAT name works too: --backend glucose3
     for short, full in SHORT.items():
         alias(short, f"pysat:{full}")

@@ -14,6 +14,8 @@ call per count would cost at least 40 ms each (a 64 MB cache table is zeroed) pl
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
 from .counter import CounterBackend
@@ -47,7 +49,7 @@ class D4Backend(CounterBackend):
         return [int(circuit.count(query)) for query in queries]
 
     @staticmethod
-    def _solver(encoding: Encoding):
+    def _solver(encoding: Encoding) -> Any:
         import py_d4
 
         options = py_d4.dump_options_to_dict(py_d4.Solver([[1]], 1).getOptions())

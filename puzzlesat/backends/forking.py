@@ -13,13 +13,16 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.processes import die_with_parent
 
+#: what a forked call returns (sent back through a pipe, so picklable)
+T = TypeVar("T")
 
-def call_with_timeout(fn: Callable[[], Any], timeout: float | None, backend: str) -> Any:
+
+def call_with_timeout(fn: Callable[[], T], timeout: float | None, backend: str) -> T:
     """Run ``fn`` with a hard time limit.
 
     Most PySAT solvers (CaDiCaL, Kissat, Lingeling, CryptoMiniSat) cannot be interrupted, so a limit is
@@ -31,7 +34,7 @@ def call_with_timeout(fn: Callable[[], Any], timeout: float | None, backend: str
     return run_forked([fn], timeout, backend)[0]
 
 
-def run_forked(fns: list[Callable[[], Any]], timeout: float | None, backend: str) -> list[Any]:
+def run_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> list[T]:
     """Run every ``fn`` at the same time, each in its own forked child, and return their results in
     order: independent solver calls (dice's two counts) use all cores. Past ``timeout`` seconds, or when
     one fails, all children are killed."""
@@ -46,7 +49,7 @@ def run_forked(fns: list[Callable[[], Any]], timeout: float | None, backend: str
         sender.close()
         running.append((receiver, process))
     try:
-        return [_receive(receiver, process, end, timeout, backend)[1] for receiver, process in running]
+        return [cast(T, _receive(receiver, process, end, timeout, backend)[1]) for receiver, process in running]
     finally:
         for receiver, process in running:
             _stop(receiver, process)

@@ -21,5 +21,5 @@ class GanakBackend(CounterBackend):
         counter = Counter()
         counter.add_clauses(encoding.clauses)
         counter.set_sampling_set(encoding.show)
-        return counter.count()
+        return int(counter.count())
 

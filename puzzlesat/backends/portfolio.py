@@ -17,13 +17,15 @@ import signal
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
 from ..core.processes import die_with_parent
 from ..core.result import Result
 from .base import Backend, Session
+
+T = TypeVar("T")
 
 #: what a race can share: models cross process boundaries as bytes, so Z3's native SMT models
 #: (which are not picklable) are left out; Z3 still takes part on CNF encodings.
@@ -68,13 +70,13 @@ class PortfolioBackend(Backend):
         self.require("count")
         return self.race(lambda member: member.count_each(encoding, queries, None), timeout)[1]
 
-    def race(self, call: Callable[[Backend], Any], timeout: float | None) -> tuple[str, Any]:
+    def race(self, call: Callable[[Backend], T], timeout: float | None) -> tuple[str, T]:
         """Run ``call(member)`` for every member at once, each in its own process; (winner, its result).
         For whole computations that are not a solver session, such as an optimisation method."""
         workers = [_Worker(member, call=call) for member in self.members]
         try:
             winner, result = _race(workers, None, timeout, self.name)
-            return winner.member.name, result
+            return winner.member.name, cast(T, result)
         finally:
             for worker in workers:
                 worker.stop()
@@ -94,7 +96,8 @@ class PortfolioSession(Session):
             worker.add_clause(clause)
 
     def solve(self, timeout: float | None = None) -> Result:
-        winner, result = _race(self.workers, ("solve",), timeout, self.backend.name)
+        winner, answer = _race(self.workers, ("solve",), timeout, self.backend.name)
+        result = cast(Result, answer)
         result.backend = winner.member.name
         return result
 
@@ -152,6 +155,7 @@ def _serve(conn: Connection, worker: _Worker) -> None:
         if worker.call is not None:
             conn.send(("ok", worker.call(member)))
             return
+        assert worker.encoding is not None, "a session worker has the encoding"
         session = member.open(worker.encoding)
         for clause in worker.added:
             session.add_clause(clause)
@@ -172,7 +176,7 @@ def _race(workers: list[_Worker], request: tuple[Any, ...] | None, timeout: floa
           name: str) -> tuple[_Worker, Any]:
     """Start the workers (sending ``request`` to session workers), return the first good answer and kill
     the ones still running. A member that fails drops out; only when all fail is it an error."""
-    pending = {}
+    pending: dict[Any, _Worker] = {}
     for worker in workers:
         conn = worker.start()
         if request is not None:
@@ -186,10 +190,10 @@ def _race(workers: list[_Worker], request: tuple[Any, ...] | None, timeout: floa
             ready = wait(list(pending), left)
             if not ready:
                 raise SolverTimeout(name, timeout or 0.0)
-            for conn in ready:
-                worker = pending.pop(conn)
+            for answered in ready:
+                worker = pending.pop(answered)
                 try:
-                    kind, payload = conn.recv()
+                    kind, payload = cast(Connection, answered).recv()
                 except EOFError:
                     kind, payload = "error", f"{worker.member.name}: the solver process died"
                 if kind == "ok":

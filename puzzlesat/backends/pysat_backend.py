@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator
 
 from pysat.solvers import Solver, SolverNames
 
@@ -76,7 +76,7 @@ class PysatSession(Session):
         start = time.perf_counter()
         solver = self.solver if self.solver is not None else self._new_solver()
 
-        def run() -> tuple[bool, list[int] | None]:
+        def run() -> tuple[bool | None, list[int] | None]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 sat = solver.solve()
@@ -92,7 +92,7 @@ class PysatSession(Session):
             return Result(Status.UNSAT, None, self.backend.name, elapsed)
         return Result(Status.SAT, CnfModel.from_literals(literals or [], self.num_vars), self.backend.name, elapsed)
 
-    def models(self, timeout: float | None = None) -> Iterator[Result]:
+    def models(self, timeout: float | None = None) -> Generator[Result, None, None]:
         """Under a time limit, the whole enumeration runs in one forked child (a child per solve would
         cost a fork and the learnt clauses every time); the parent blocks each model it receives as
         well, so the session stays in step with what was enumerated."""

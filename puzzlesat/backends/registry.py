@@ -23,6 +23,11 @@ def register(name: str, factory: Callable[[], Backend]) -> None:
     _FACTORIES[name] = factory
 
 
+def names() -> set[str]:
+    """The registered names (not aliases or prefix families)."""
+    return set(_FACTORIES)
+
+
 def register_prefix(prefix: str, factory: Callable[[str], Backend]) -> None:
     """Names ``prefix:ARG`` build a backend from ARG (e.g. ``external:cadical``)."""
     _PREFIXES[prefix] = factory

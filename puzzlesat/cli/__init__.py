@@ -17,7 +17,7 @@ class _Group(click.Group):
     def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         """Click's own usage errors too are one line, with the arguments they quote escaped."""
         try:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.ClickException as exc:

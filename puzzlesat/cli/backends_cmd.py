@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+from typing import Any
 
 import click
 
@@ -23,10 +24,10 @@ def command(as_json: bool) -> None:
       puzzlesat backends --json
     """
     backends = all_backends() + [ExternalBackend(b) for b in KNOWN_BINARIES if shutil.which(b)]
-    short = {}
+    short: dict[str, list[str]] = {}
     for name, full in aliases().items():
         short.setdefault(full, []).append(name)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for b in backends:
         reason = b.unavailable_reason()
         rows.append({"name": b.name, "available": reason is None, "capabilities": sorted(b.capabilities),

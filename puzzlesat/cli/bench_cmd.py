@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..bench import (
+    Row,
     measure,
     plan,
     plot,
@@ -20,13 +21,13 @@ from ..bench import (
 )
 from ..core.errors import PuzzlesatError
 from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
-from ..encoders import PUZZLES, get_puzzle
+from ..encoders import BUILTIN, get_puzzle
 from .options import backend_list, format_seconds
 from .supervised import SupervisedCommand
 
 
 @click.command("bench", cls=SupervisedCommand, deadline=None, inputs=())
-@click.option("--puzzle", type=click.Choice(PUZZLES), default=None, help="Only this puzzle (default: all five).")
+@click.option("--puzzle", type=click.Choice(BUILTIN), default=None, help="Only this puzzle (default: all five).")
 @click.option("--backends", default=None,
               help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
                    "backend); the reference always runs.")
@@ -60,7 +61,7 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     check_writable(out)
     if plot_path:
         check_writable(str(Path(plot_path).parent))
-    puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else PUZZLES)}
+    puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else BUILTIN)}
     runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
     with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
         samples = run_all(runs, partial(measure, puzzles), jobs, timeout, lambda sample: bar.update(1))
@@ -80,7 +81,7 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
         raise SystemExit(1)
 
 
-def _print_table(rows) -> None:
+def _print_table(rows: list[Row]) -> None:
     def cell(seconds: float | None) -> str:
         return "-" if seconds is None else format_seconds(seconds)
 

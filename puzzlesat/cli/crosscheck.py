@@ -147,7 +147,7 @@ def _summary(rows: list[Row], timeouts: list[Row], culprits: list[Row]) -> str:
     return counted + (f", {len(timeouts)} timed out or skipped" if timeouts else "")
 
 
-def _numbers(answers: dict | None) -> str:
+def _numbers(answers: dict[Any, Any] | None) -> str:
     """The scalar answers (counts, parts, uniqueness) for the table; grids and layouts are left out."""
     if not answers:
         return "-"

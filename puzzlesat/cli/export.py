@@ -28,7 +28,7 @@ from .options import (
 from .supervised import SupervisedCommand
 
 
-def exported_kind(spec: Puzzle, fmt: str, kind: str | None) -> str:
+def exported_kind(spec: Puzzle[Any, Any, Any], fmt: str, kind: str | None) -> str:
     """The encoding a format carries: the one asked for, else the puzzle's first of the right formula
     kind. ``decode`` calls this too, so a model is always read against the encoding that was exported."""
     if fmt == "smt2":
@@ -47,7 +47,8 @@ def export_options(spec: Puzzle[Any, Any, Any], fmt: str, player: int, cardinali
     options = encoder_options(cardinality, pb) if fmt != "smt2" else {}
     if "player" in spec.task.options:  # dice: whose winning universes the formula describes
         options["winner"] = player - 1
-    return spec.options(**options)
+    chosen: EncoderOptions = spec.options(**options)
+    return chosen
 
 
 player_option = click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,

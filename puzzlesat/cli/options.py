@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -11,10 +11,33 @@ from ..backends import DEFAULT_BACKEND
 from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.puzzle import Puzzle
-from ..encoders import PUZZLES
+from ..encoders import BUILTIN, puzzle_names
 from ..formats.picture import to_png, to_svg
 
-puzzle_argument = click.argument("puzzle", type=click.Choice(PUZZLES))
+#: a command's function, and a click decorator that adds options to one
+Fn = TypeVar("Fn", bound=Callable[..., Any])
+Decorator = Callable[[Fn], Fn]
+
+class PuzzleName(click.Choice[str]):
+    """A puzzle name: a built-in one is accepted at once; anything else, and the list shown in help and
+    errors, reads the puzzles other packages register (entry points), which only then costs an import."""
+
+    def __init__(self) -> None:
+        super().__init__(BUILTIN)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return puzzle_names()
+
+    @choices.setter
+    def choices(self, _: object) -> None:
+        """Ignored: the names come from :func:`puzzle_names`."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return value if value in BUILTIN else str(super().convert(value, param, ctx))
+
+
+puzzle_argument = click.argument("puzzle", type=PuzzleName())
 file_argument = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 rows_option = click.option("--rows", type=click.IntRange(min=1), default=None,
                            help="Grid rows, for inputs that do not say (a rectangular jigsaw).")
@@ -58,7 +81,7 @@ unfold_option = click.option("--no-unfold", "unfold", is_flag=True, default=True
                              help="Amphipod: solve the drawing as it is, without the part 2 unfolding.")
 
 
-def _game_option(name: str, text: str) -> Callable:
+def _game_option(name: str, text: str) -> Decorator[Any]:
     return click.option(f"--{name.replace('_', '-')}", name, type=click.IntRange(min=1), default=None,
                         help=f"Dice: {text}.")
 
@@ -71,7 +94,7 @@ GAME_OPTIONS = (_game_option("track", "track length (default 10)"),
                 _game_option("det_target", "winning score of part 1 (default 1000)"))
 
 
-def instance_input(fn: Callable) -> Callable:
+def instance_input(fn: Fn) -> Fn:
     """FILE plus the options that say how to read it (``--rows``/``--cols``, ``--no-unfold``, the dice
     game's parameters); commands receive them as keyword arguments and pass them on with :func:`reading`."""
     for option in (rows_option, cols_option, unfold_option) + GAME_OPTIONS:
@@ -86,13 +109,13 @@ def reading(options: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in chosen.items() if value is not None}
 
 
-def cnf_options(fn: Callable) -> Callable:
+def cnf_options(fn: Fn) -> Fn:
     """``--cardinality`` and ``--pb``: how the CNF encodes counting constraints (export/decode must match)."""
     return cardinality_option(pb_option(fn))
 
 
-def common(*decorators: Callable) -> Callable:
-    def apply(fn: Callable) -> Callable:
+def common(*decorators: Decorator[Fn]) -> Decorator[Fn]:
+    def apply(fn: Fn) -> Fn:
         for decorator in reversed(decorators):
             fn = decorator(fn)
         return fn
@@ -105,12 +128,12 @@ svg_option = click.option("--svg", type=click.Path(dir_okay=False), default=None
                           help="Also draw the solution as an SVG picture.")
 
 
-def picture_options(fn: Callable) -> Callable:
+def picture_options(fn: Fn) -> Fn:
     """``--png`` and ``--svg``: the same picture of a checked solution, in either format."""
     return png_option(svg_option(fn))
 
 
-def write_pictures(puzzle: Puzzle, instance: Any, solution: Any, png: str | None, svg: str | None) -> None:
+def write_pictures(puzzle: Puzzle[Any, Any, Any], instance: Any, solution: Any, png: str | None, svg: str | None) -> None:
     """Draw a checked solution into the files asked for (atomically: never a half-written picture)."""
     if not (png or svg):
         return

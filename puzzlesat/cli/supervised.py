@@ -117,7 +117,7 @@ def _silence_stdout() -> None:
     os.close(devnull)
 
 
-class MemorySize(click.ParamType):
+class MemorySize(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click stubs
     """A byte count such as ``4G``, ``512M`` or ``100000000``, or ``none`` for no cap."""
 
     name = "size"

@@ -56,6 +56,13 @@ class Encoding:
     #: reads them back
     info: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def variables(self) -> IDPool:
+        """The pool of a CNF encoding: the map between meanings and variable ids (SMT has none)."""
+        if self.pool is None:
+            raise TypeError(f"the {self.kind} encoding {self.name} has no variable pool")
+        return self.pool
+
     @cached_property
     def num_vars(self) -> int:
         """Highest variable id used by the clauses (auxiliary variables included); read it only once

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 
 from ..core.encoding import Encoding
 from ..core.errors import PuzzlesatError
@@ -18,11 +19,11 @@ def _comments(encoding: Encoding, title: str) -> list[str]:
     return lines
 
 
-def _clause_lines(clauses, prefix: str = "") -> list[str]:
+def _clause_lines(clauses: Iterable[list[int]], prefix: str = "") -> list[str]:
     return [prefix + " ".join(map(str, clause)) + " 0" for clause in clauses]
 
 
-def to_dimacs(encoding: Encoding, title: str = "", extra: list[list[int]] = ()) -> str:
+def to_dimacs(encoding: Encoding, title: str = "", extra: Sequence[list[int]] = ()) -> str:
     """DIMACS text whose ``c`` lines name each meaningful variable, e.g. ``c var 17 water(3,5)``, and list
     the solution-defining variables as ``c show``. ``extra`` clauses (e.g. blocking clauses) are appended
     to the encoding's own."""

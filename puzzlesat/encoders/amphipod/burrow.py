@@ -67,7 +67,7 @@ class Burrow:
 
 
 def step_cost(kind: int) -> int:
-    return 10 ** kind
+    return int(10 ** kind)
 
 
 def between(a: int, b: int) -> range:

@@ -22,8 +22,9 @@ from itertools import combinations, pairwise
 from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
+from ...core.model import CnfModel, SmtModel
 from .burrow import Burrow
-from .movers import DIRECT, Movers, encode_burrows
+from .movers import DIRECT, Mover, Movers, encode_burrows
 from .rules import Move
 
 
@@ -38,7 +39,7 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
     def lt(a: int, b: int) -> int:
         return pool.id(("before", label, a, b)) if a < b else -pool.id(("before", label, b, a))
 
-    def park(mover, option: int) -> int:
+    def park(mover: Mover, option: int) -> int:
         return pool.id(("park", label, mover.index, option))
 
     for a, b in combinations(range(events), 2):
@@ -81,28 +82,29 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
                             clauses.append([-park(m, o), -park(y, q), lt(event, 2 * y.index), lt(2 * y.index + 1, event)])
 
 
-def decode_events(burrows: tuple[tuple[str, Burrow], ...], encoding: Encoding, model) -> list[tuple[list[Move], int]]:
+def decode_events(burrows: tuple[tuple[str, Burrow], ...], encoding: Encoding,
+                  model: CnfModel | SmtModel) -> list[tuple[list[Move], int]]:
     """Per burrow, the moves in event order and the energy the encoding assigns them. A CNF model orders
     events by how many come before each; an SMT model by their instants."""
     def chosen(label: str, mover: int, option: int) -> bool:
         if encoding.kind == "smt":
-            return model.value(encoding.terms[("park", label, mover, option)])
-        return model.value(encoding.pool.id(("park", label, mover, option)))
+            return bool(model.value(encoding.terms[("park", label, mover, option)]))
+        return bool(model.value(encoding.variables.id(("park", label, mover, option))))
 
     def order(label: str, events: int) -> list[int]:
         if encoding.kind == "smt":
             return sorted(range(events), key=lambda e: model.value(encoding.terms[("t", label, e)]))
 
         def first(a: int, b: int) -> bool:
-            return model.value(encoding.pool.id(("before", label, a, b))) if a < b else not first(b, a)
+            return bool(model.value(encoding.variables.id(("before", label, a, b)))) if a < b else not first(b, a)
         return sorted(range(events), key=lambda e: sum(first(f, e) for f in range(events) if f != e))
 
     plans = []
     for label, burrow in burrows:
         movers = Movers(burrow)
         options = {m.index: next((o for o in movers.options(m) if chosen(label, m.index, o)), None) for m in movers.all}
-        energy = movers.fixed_energy + sum(movers.detour(m, options[m.index]) for m in movers.all
-                                           if options[m.index] is not None)
+        energy = movers.fixed_energy + sum(movers.detour(m, option) for m in movers.all
+                                           if (option := options[m.index]) is not None)
         plans.append((moves_from_events(movers, order(label, 2 * len(movers.all)), options), energy))
     return plans
 

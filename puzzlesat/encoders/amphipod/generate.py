@@ -35,7 +35,7 @@ def solvable(burrow: Burrow) -> bool:
     from .instance import parse
     parts = parse(burrow.draw(), "generated", unfold_part2=burrow.types == 4).burrows
     with Solver(name="glucose4", bootstrap_with=encode_events(parts).clauses) as solver:
-        return solver.solve()
+        return solver.solve() is True
 
 
 def generate(rooms: int, depth: int, seed: int) -> str:

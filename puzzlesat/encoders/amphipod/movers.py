@@ -39,7 +39,7 @@ class Movers:
 
     @cached_property
     def all(self) -> tuple[Mover, ...]:
-        movers = []
+        movers: list[Mover] = []
         for k, room in enumerate(self.burrow.rooms):
             for slot in range(self.burrow.depth - self.burrow.settled(k)):
                 movers.append(Mover(len(movers), room[slot], k, slot))
@@ -85,10 +85,11 @@ class Movers:
 
 
 #: encodes one burrow into shared clause lists: (label, movers, pool, clauses, soft, show)
-PartEncoder = Callable[[str, "Movers", IDPool, list, list, list], None]
+PartEncoder = Callable[[str, "Movers", IDPool, list[list[int]], list[tuple[list[int], int]], list[int]], None]
 
 
-def encode_burrows(burrows, encode_part: PartEncoder, decide_false_first: bool = False) -> Encoding:
+def encode_burrows(burrows: tuple[tuple[str, Burrow], ...], encode_part: PartEncoder,
+                   decide_false_first: bool = False) -> Encoding:
     """One CNF for several burrows (part 1 and part 2) with separate variables (keys carry the label):
     their optima add up, so one optimisation proves each part optimal."""
     pool = IDPool()

@@ -22,7 +22,7 @@ Rooms = tuple[tuple[Cell, ...], ...]
 
 def step_cost(kind: int) -> int:
     """Energy per step: 1 for A, 10 for B, 100 for C, ..."""
-    return 10 ** kind
+    return int(10 ** kind)
 
 
 def between(a: int, b: int) -> range:
@@ -87,6 +87,7 @@ def _successors(burrow: Burrow, state: State) -> Iterator[tuple[Move, State, int
         if slot is None or all(kind == k for kind in room[slot:]):
             continue
         kind, x = room[slot], burrow.room_x[k]
+        assert kind is not None  # the slot was found as the first occupied one
         emptied = _set(rooms, k, slot, None)
         for stop in burrow.stops:
             if _clear(hall, x, stop):
@@ -110,6 +111,7 @@ def _home_moves(burrow: Burrow, hall: tuple[Cell, ...], rooms: Rooms) -> Iterato
         if top is None or room[top] == k:
             continue
         kind = room[top]
+        assert kind is not None  # the first occupied slot
         slot = _home_slot(rooms, kind)
         if slot is not None and _clear(hall, burrow.room_x[k], burrow.room_x[kind]):
             steps = top + 1 + abs(burrow.room_x[kind] - burrow.room_x[k]) + slot + 1

@@ -6,13 +6,14 @@ A state is ``(hall, rooms)``: ``hall[x]`` and ``rooms[k][slot]`` hold a type or 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .burrow import LETTERS, Burrow, between
 
 Cell = int | None
 State = tuple[tuple[Cell, ...], tuple[tuple[Cell, ...], ...]]
 #: ("room", k, slot) or ("hall", x)
-Place = tuple
+Place = tuple[Any, ...]
 
 
 @dataclass(frozen=True)

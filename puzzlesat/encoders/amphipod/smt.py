@@ -4,6 +4,7 @@ objective. The constraints are those of :mod:`.events`, stated with ``<`` on ins
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import Any
 
 from ...core.encoding import Encoding
 from .burrow import Burrow
@@ -14,7 +15,7 @@ def encode_smt(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
     import z3
 
     assertions = []
-    terms: dict = {}
+    terms: dict[Any, Any] = {}
     costs = []
     offset = 0
     for label, burrow in burrows:

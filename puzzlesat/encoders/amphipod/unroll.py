@@ -32,12 +32,14 @@ leaves once, so each detour is paid once).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
+from ...core.model import CnfModel, SmtModel
 from .burrow import Burrow
 from .events import moves_from_events
 from .movers import DIRECT, Mover, Movers, encode_burrows
@@ -69,7 +71,7 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
     stops = movers.burrow.stops
     everyone = movers.all
 
-    def at(m: Mover, where, t: int) -> int:
+    def at(m: Mover, where: int | str, t: int) -> int:
         return pool.id(("at", label, m.index, where, t))
 
     def occupied(q: int, t: int) -> int:
@@ -165,7 +167,9 @@ def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[in
         _eager_home(movers, t, at, leave, strangers, above, clauses)
 
 
-def _eager_home(movers: Movers, t: int, at, leave, strangers, above, clauses: list[list[int]]) -> None:
+def _eager_home(movers: Movers, t: int, at: Callable[[Mover, int | str, int], int], leave: Callable[[Mover, int, int], int],
+                strangers: Callable[[Mover], list[Mover]], above: Callable[[Mover], list[Mover]],
+                clauses: list[list[int]]) -> None:
     """State t admits no entry (every possible one has happened), and step t is a direct move when one
     is possible."""
     directs = [leave(m, DIRECT, t) for m in movers.all if DIRECT in movers.options(m)]
@@ -196,9 +200,10 @@ def _entry_order(movers: Movers, entering: list[tuple[Mover, int]]) -> list[Move
     return order
 
 
-def decode_unroll(burrows: tuple[tuple[str, Burrow], ...], encoding: Encoding, model) -> list[tuple[list[Move], int]]:
+def decode_unroll(burrows: tuple[tuple[str, Burrow], ...], encoding: Encoding,
+                  model: CnfModel | SmtModel) -> list[tuple[list[Move], int]]:
     """Per burrow, the moves step by step and the energy the encoding assigns them."""
-    pool = encoding.pool
+    pool = encoding.variables
     plans = []
     for label, burrow in burrows:
         movers = Movers(burrow)
@@ -216,7 +221,7 @@ def decode_unroll(burrows: tuple[tuple[str, Burrow], ...], encoding: Encoding, m
             entering = [(m, p) for m in movers.all for p in burrow.stops
                         if model.value(pool.id(("enter", label, m.index, p, t)))]
             order += [2 * m.index + 1 for m in _entry_order(movers, entering)]
-        energy = movers.fixed_energy + sum(movers.detour(m, chosen[m.index]) for m in movers.all
-                                           if chosen[m.index] is not None)
+        energy = movers.fixed_energy + sum(movers.detour(m, option) for m in movers.all
+                                           if (option := chosen[m.index]) is not None)
         plans.append((moves_from_events(movers, order, chosen), energy))
     return plans

@@ -14,6 +14,7 @@ from pysat.pb import EncType as PBType
 from pysat.pb import PBEnc
 
 from ...core.encoding import Encoding
+from ...core.model import CnfModel
 from .instance import AquariumInstance
 from .options import AquariumOptions
 
@@ -47,10 +48,11 @@ def encode_cnf(instance: AquariumInstance, options: AquariumOptions) -> Encoding
     for c in range(n):
         lits = [fill[regions[r][c], r] for r in range(n)]
         clauses.extend(CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses)
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, info={"cardinality": options.cardinality, "pb": options.pb})
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show,
+                    info={"cardinality": options.cardinality, "pb": options.pb})
 
 
-def decode_cnf(instance: AquariumInstance, encoding: Encoding, model) -> tuple[tuple[bool, ...], ...]:
-    pool = encoding.pool
+def decode_cnf(instance: AquariumInstance, encoding: Encoding, model: CnfModel) -> tuple[tuple[bool, ...], ...]:
+    pool = encoding.variables
     return tuple(tuple(model.value(pool.obj2id[("fill", instance.regions[r][c], r)])
                        for c in range(instance.n)) for r in range(instance.n))

@@ -64,7 +64,7 @@ class _Layout:
         return a
 
     def instance(self) -> AquariumInstance:
-        n, labels = self.n, {}
+        n, labels = self.n, dict[int, int]()
         grid = tuple(tuple(labels.setdefault(self.find(r * n + c), len(labels) + 1) for c in range(n))
                      for r in range(n))
         rows = tuple(sum(self.wet[r * n:(r + 1) * n]) for r in range(n))
@@ -84,7 +84,7 @@ class _Layout:
         def changed_cells(union: list[int], level: int) -> int:
             return sum(1 for x in union if self.wet[x] != (x // n >= level))
 
-        best = None
+        best: tuple[int, int, int, list[int]] | None = None
         for other in neighbours:
             union = members[root] + members[other]
             rows = sorted({x // n for x in union})
@@ -93,6 +93,7 @@ class _Layout:
                 best = (cost, level, other, union)
             if cost == 0:
                 break
+        assert best is not None, "a region always has a neighbour while there are several regions"
         _, level, other, union = best
         self.parent[other] = root
         members[root] = union
@@ -145,5 +146,5 @@ def _proven_unique(instance: AquariumInstance, layout: _Layout) -> bool:
     n = instance.n
     with get_backend(DEFAULT_BACKEND).open(encoding) as session:
         session.add_clause([-v if layout.wet[row * n + instance.regions[row].index(region)] else v
-                            for v in encoding.show for _, region, row in [encoding.pool.obj(v)]])
+                            for v in encoding.show for _, region, row in [encoding.variables.obj(v)]])
         return session.solve().model is None

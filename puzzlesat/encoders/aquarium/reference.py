@@ -83,8 +83,8 @@ def propagated_levels(instance: AquariumInstance) -> dict[int, list[int]] | None
     return dict(zip(ids, domains))
 
 
-def solve_reference(instance: AquariumInstance, limit: int = 2) -> list[AquariumSolution]:
-    """Up to ``limit`` distinct solutions, found by propagation and backtracking."""
+def solve_reference(instance: AquariumInstance, limit: int | None = 2) -> list[AquariumSolution]:
+    """Up to ``limit`` distinct solutions (``None``: all), found by propagation and backtracking."""
     ids = list(instance.region_rows)
     options = [list(rows) + [max(rows) + 1] for rows in instance.region_rows.values()]
     lines = _lines(instance, options, ids)
@@ -105,7 +105,7 @@ def solve_reference(instance: AquariumInstance, limit: int = 2) -> list[Aquarium
             child = list(domains)
             child[pick] = part
             search(child)
-            if len(found) >= limit:
+            if limit is not None and len(found) >= limit:
                 return
 
     search([list(o) for o in options])

@@ -7,7 +7,10 @@ for regions whose rows have gaps. Counts are linear sums over those comparisons.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.encoding import Encoding
+from ...core.model import SmtModel
 from .instance import AquariumInstance
 
 
@@ -23,7 +26,7 @@ def encode_smt(instance: AquariumInstance) -> Encoding:
         assertions.append(z3.Or([level == row for row in choices]))
     n, regions = instance.n, instance.regions
 
-    def wet(r: int, c: int):
+    def wet(r: int, c: int) -> Any:
         return levels[regions[r][c]] <= r
 
     for r in range(n):
@@ -37,6 +40,6 @@ def encode_smt(instance: AquariumInstance) -> Encoding:
     return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(levels.values()))
 
 
-def decode_smt(instance: AquariumInstance, encoding: Encoding, model) -> tuple[tuple[bool, ...], ...]:
+def decode_smt(instance: AquariumInstance, encoding: Encoding, model: SmtModel) -> tuple[tuple[bool, ...], ...]:
     level = {region: model.value(encoding.terms[("level", region)]) for region in instance.region_rows}
     return tuple(tuple(level[instance.regions[r][c]] <= r for c in range(instance.n)) for r in range(instance.n))

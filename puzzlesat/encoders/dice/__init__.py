@@ -59,7 +59,7 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
         if encoding.name == "count":
             game = instance.game
             rolls = tuple(tuple(next((v for v in range(1, game.sides + 1)
-                                      if model.value(encoding.pool.id(("roll", t + 1, r + 1, v)))), 0)
+                                      if model.value(encoding.variables.id(("roll", t + 1, r + 1, v)))), 0)
                                 for r in range(game.rolls)) for t in range(encoding.horizon))
             assert isinstance(encoding.options, DiceOptions)
             return Universe(rolls, encoding.options.winner + 1)

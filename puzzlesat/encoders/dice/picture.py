@@ -55,11 +55,11 @@ def _universe(instance: DiceInstance, universe: Universe) -> Picture:
     top = max(game.target, max(max(s) for s, _ in history))
     pic = Picture(len(history) * 1.2 + 3, HEIGHT + 5)
     base = HEIGHT + 2.5
-    for k, (pair, rolls) in enumerate(history):
+    for k, (pair, shown) in enumerate(history):
         for player in (0, 1):
             height = HEIGHT * pair[player] / top
             pic.rect(2 + k * 1.2 + player * 0.5, base - height, 0.45, height, PLAYERS[player])
-        pic.label(2 + k * 1.2 + 0.5, base + 0.5, rolls, 0.35)
+        pic.label(2 + k * 1.2 + 0.5, base + 0.5, shown, 0.35)
     pic.rect(1.9, base - HEIGHT * game.target / top, len(history) * 1.2 + 0.2, 0.05, AXIS)
     pic.rect(1.9, base, len(history) * 1.2 + 0.2, 0.05, AXIS)
     pic.label(pic.width / 2, base + 1.3, "die values of each turn; line: the target score", 0.45)

@@ -86,7 +86,7 @@ def wins_by_turn(instance: DiceInstance) -> dict[int, tuple[int, int]]:
     turn = 0
     while layer:
         turn += 1
-        won, following = 0, {}
+        won, following = 0, dict[tuple[int, int, int, int], int]()
         for (mover, other, mover_score, other_score), universes in layer.items():
             for steps, ways in sums:
                 landed = advance(mover, steps, game.track)

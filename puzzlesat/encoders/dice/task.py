@@ -124,13 +124,15 @@ def count_universes(request: Request, instance: Any, timeout: float | None,
     if backend.name == "z3":
         with watch.phase("solve"):
             return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
-    players = [replace(request, options=replace(request.options, winner=player)) for player in (0, 1)]
+    assert isinstance(request.options, DiceOptions), "dice requests carry dice options"
+    players = [replace(request.options, winner=player) for player in (0, 1)]
     if "count" not in backend.capabilities:
-        one, two = (count(replace(player, timeout=deadline.left()), instance, watch) for player in players)
+        one, two = (count(replace(request, options=options, timeout=deadline.left()), instance, watch)
+                    for options in players)
         return kind, (one, two), {}
     backend.require("count")  # available here, before anything is built
     with watch.phase("encode"):
-        formulas = [puzzle.encode(instance, kind, player.options) for player in players]
+        formulas = [puzzle.encode(instance, kind, options) for options in players]
     with watch.phase("solve"):
         if kind == "split":
             counts = run_forked([partial(backend.count_each, formula, formula.queries)

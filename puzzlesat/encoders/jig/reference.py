@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 from .instance import JigInstance, Sides
 
@@ -87,7 +88,7 @@ def layouts(instance: JigInstance) -> Iterator[Layout]:
     yield from fill(0)
 
 
-def rotation_class(instance: JigInstance, layout: Layout) -> tuple:
+def rotation_class(instance: JigInstance, layout: Layout) -> tuple[Any, ...]:
     """The least form of ``layout`` over the whole-grid rotations that map the grid onto itself (all
     four turns of a square grid, the half turn of any other): equal for layouts of one class."""
     rows, cols = instance.rows, instance.cols

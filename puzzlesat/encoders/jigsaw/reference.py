@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 from .instance import JigsawInstance
 
@@ -78,7 +79,7 @@ def assemblies(instance: JigsawInstance) -> Iterator[Assembly]:
     yield from fill(0)
 
 
-def symmetry_class(instance: JigsawInstance, assembly: Assembly) -> tuple:
+def symmetry_class(instance: JigsawInstance, assembly: Assembly) -> tuple[Any, ...]:
     """The least form of ``assembly`` over the whole-image symmetries that map the grid onto itself
     (all 8 for a square grid; else the half turn and both mirrors): equal for assemblies of one class."""
     rows, cols = instance.rows, instance.cols

@@ -37,10 +37,10 @@ class JigsawSolution:
     @cached_property
     def monsters(self) -> tuple[int, tuple[str, ...], frozenset[tuple[int, int]]]:
         """(orientation, image in it, monster cells) for the orientation with the most monsters."""
-        best = (0, self.image, frozenset())
+        best: tuple[int, tuple[str, ...], frozenset[tuple[int, int]]] = (0, self.image, frozenset())
         for o in range(8):
             picture = orient(self.image, o)
-            cells = set()
+            cells: set[tuple[int, int]] = set()
             for r in range(len(picture) - len(MONSTER) + 1):
                 for c in range(len(picture[0]) - len(MONSTER[0]) + 1):
                     if all(picture[r + dr][c + dc] == "#" for dr, dc in MONSTER_CELLS):
@@ -106,7 +106,8 @@ class JigsawSolution:
         return f"tiles (id/orientation):\n{grid}\nimage ({monsters} sea monsters marked O):\n" + "\n".join(out)
 
 
-def _orient_cells(grid: tuple[tuple[tuple[int, int], ...], ...], orientation: int):
+def _orient_cells(grid: tuple[tuple[tuple[int, int], ...], ...],
+                  orientation: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """``orient`` for grids of coordinates instead of strings (same rotation and flip convention)."""
     for _ in range(orientation % 4):
         grid = tuple(tuple(row[c] for row in reversed(grid)) for c in range(len(grid[0])))

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
+from typing import Any
 
 from .problem import BOTTOM, LEFT, OPPOSITE, RIGHT, TOP, Placement, TilingProblem
 from .symmetry import SymmetryBreaking, breaking, freest_piece
@@ -93,8 +94,8 @@ def anchoring(problem: TilingProblem) -> Anchoring | None:
     domains: list[set[int]] = [set() for _ in range(problem.cells)]
     for cell in sorted({cell for cell, _ in kept.first}):
         anchors = {variant for at, variant in kept.first if at == cell}
-        for other, grown in enumerate(_grow(problem, cell, anchors, right_of, below)):
-            domains[other].update(grown)
+        for other, reached in enumerate(_grow(problem, cell, anchors, right_of, below)):
+            domains[other].update(reached)
     return Anchoring(tuple(tuple(sorted(domain)) for domain in domains), kept)
 
 
@@ -110,7 +111,7 @@ def _every_image(problem: TilingProblem, domains: tuple[tuple[int, ...], ...]) -
 def _fitting_pairs(problem: TilingProblem, piece: list[int]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
     """Who may stand right of, and below, each variant: another piece with the fitting key."""
     variants = problem.variants
-    by_key: list[dict] = [defaultdict(list) for _ in range(4)]
+    by_key: list[dict[Any, Any]] = [defaultdict(list) for _ in range(4)]
     for i, v in enumerate(variants):
         for side in (TOP, LEFT):
             if v.keys[side] is not None:
@@ -146,7 +147,7 @@ def _quads(problem: TilingProblem, below: dict[int, set[int]], piece: list[int])
     whose left keys are u's and w's right keys, one dictionary lookup per pair."""
     keys = [v.keys for v in problem.variants]
     pairs = [(u, w) for u, under in below.items() for w in under]
-    by_left_keys: dict = defaultdict(list)
+    by_left_keys: dict[Any, Any] = defaultdict(list)
     for u, w in pairs:
         if keys[u][LEFT] is not None and keys[w][LEFT] is not None:
             by_left_keys[keys[u][LEFT], keys[w][LEFT]].append((u, w))
@@ -172,9 +173,9 @@ def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch] | Non
                               + [2 * n + (k - 1) * k + c for c in range(1, k)])
     whole = itemgetter(*[i for r in range(k) for i in [r * k + c for c in range(k)] + [n + r * k + k - 1]]
                        + [2 * n + (k - 1) * k + c for c in range(k)] + [4 * n - 1])
-    by_left_part: dict = defaultdict(list)
-    by_top_part: dict = defaultdict(list)
-    by_all_but_last: dict = defaultdict(list)
+    by_left_part: dict[Any, Any] = defaultdict(list)
+    by_top_part: dict[Any, Any] = defaultdict(list)
+    by_all_but_last: dict[Any, Any] = defaultdict(list)
     for p in patches:
         by_left_part[without_last_column(p)].append(p)
         by_top_part[p[:n - k]].append(p)
@@ -194,7 +195,7 @@ def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch] | Non
     return larger
 
 
-def _columns(k: int, columns: range) -> itemgetter:
+def _columns(k: int, columns: range) -> itemgetter[Any]:
     """Picks the cells of the given columns out of a k x k patch, row by row."""
     return itemgetter(*[r * k + c for r in range(k) for c in columns])
 

@@ -10,10 +10,13 @@ the pruning keeps the breaking piece's first-level placements and clauses add th
 """
 from __future__ import annotations
 
+from typing import Any
+
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
+from ...core.model import CnfModel
 from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 
@@ -40,7 +43,7 @@ def encode_tiling(problem: TilingProblem, break_symmetry: bool, cardinality: str
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
     # key index: cell -> side -> key -> [(var, piece)]
-    index: list[list[dict]] = [[{} for _ in range(4)] for _ in range(cells)]
+    index: list[list[dict[Any, Any]]] = [[{} for _ in range(4)] for _ in range(cells)]
     for cell in range(cells):
         for i, v in var[cell].items():
             variant = variants[i]
@@ -74,12 +77,12 @@ def _breaking_clauses(problem: TilingProblem, var: list[dict[int, int]]) -> list
     return out
 
 
-def decode_tiling(rows: int, cols: int, encoding: Encoding, model) -> list[tuple[int, int]]:
+def decode_tiling(rows: int, cols: int, encoding: Encoding, model: CnfModel) -> list[tuple[int, int]]:
     """(piece, orientation) of every cell, row-major; (-1, -1) where no placement is true (the checker
     then rejects the solution)."""
     placed: list[tuple[int, int] | None] = [None] * (rows * cols)
     for v in encoding.show:
         if model.value(v):
-            _, r, c, piece, orientation = encoding.pool.obj(v)
+            _, r, c, piece, orientation = encoding.variables.obj(v)
             placed[r * cols + c] = (piece, orientation)
     return [p if p is not None else (-1, -1) for p in placed]

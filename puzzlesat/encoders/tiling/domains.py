@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+from typing import Any
 
 from .anchor import anchored_domains, anchoring
-from .problem import OPPOSITE, TilingProblem
+from .problem import OPPOSITE, TilingProblem, Variant
 from .symmetry import SymmetryBreaking, breaking, freest_piece
 
 
@@ -26,16 +27,16 @@ def _initial(problem: TilingProblem) -> list[list[int]]:
     """Border rules (a side on the border must be allowed there), and every inside side must fit the
     side of some other piece's variant anywhere (a global first cut of the argument above)."""
     variants = problem.variants
-    offered: list[dict] = [{} for _ in range(4)]  # side -> key -> pieces offering it on that side
+    offered: list[dict[Any, Any]] = [{} for _ in range(4)]  # side -> key -> pieces offering it on that side
     for v in variants:
         for side in range(4):
             offered[side].setdefault(v.keys[side], set()).add(v.piece)
 
-    def fits(v, side: int) -> bool:
+    def fits(v: Variant, side: int) -> bool:
         partners = offered[OPPOSITE[side]].get(v.keys[side])
         return v.keys[side] is not None and bool(partners) and partners != {v.piece}
 
-    by_inside: dict[frozenset, list[int]] = {}
+    by_inside: dict[frozenset[int | None], list[int]] = {}
     domains = []
     for cell in range(problem.rows * problem.cols):
         inside = frozenset(side for side, _ in problem.neighbours(cell))
@@ -51,11 +52,11 @@ def _initial(problem: TilingProblem) -> list[list[int]]:
 SEVERAL = -1
 
 
-def _offers(problem: TilingProblem, domain: list[int]) -> list[dict]:
+def _offers(problem: TilingProblem, domain: list[int]) -> list[dict[Any, Any]]:
     """side -> key -> the one piece offering that key on that side over ``domain``, or SEVERAL.
     That is all a support check needs ("is there a fitting variant of *another* piece?") and it is
     cheaper to build than sets of pieces."""
-    per_side: list[dict] = [{} for _ in range(4)]
+    per_side: list[dict[Any, Any]] = [{} for _ in range(4)]
     for i in domain:
         v = problem.variants[i]
         piece = v.piece
@@ -112,7 +113,7 @@ def cell_domains(problem: TilingProblem, break_symmetry: bool = False) -> list[l
     cells = len(domains)
     neighbours = [problem.neighbours(cell) for cell in range(cells)]
     # cells of one kind (corner, edge, interior) start with equal domains: build their offers once
-    shared: dict[tuple[int, ...], list[dict]] = {}
+    shared: dict[tuple[int, ...], list[dict[Any, Any]]] = {}
     offers = []
     for domain in domains:
         kind = tuple(domain)

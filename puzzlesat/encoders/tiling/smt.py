@@ -6,7 +6,10 @@ the CNF's one Boolean per placement. Cells range over the same arc-consistent do
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.encoding import Encoding
+from ...core.model import SmtModel
 from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 
@@ -16,7 +19,7 @@ def encode_tiling_smt(problem: TilingProblem, break_symmetry: bool = True) -> En
 
     variants = problem.variants
     domains = cell_domains(problem, break_symmetry)
-    key_ids: dict = {}
+    key_ids: dict[Any, Any] = {}
     piece_of = z3.Function("piece", z3.IntSort(), z3.IntSort())
     key_of = [z3.Function(f"key_{name}", z3.IntSort(), z3.IntSort()) for name in ("top", "right", "bottom", "left")]
     used = sorted({i for d in domains for i in d})
@@ -41,7 +44,7 @@ def encode_tiling_smt(problem: TilingProblem, break_symmetry: bool = True) -> En
                     show_terms=cells, info={"break_symmetry": break_symmetry})
 
 
-def decode_tiling_smt(problem: TilingProblem, encoding: Encoding, model) -> list[tuple[int, int]]:
+def decode_tiling_smt(problem: TilingProblem, encoding: Encoding, model: SmtModel) -> list[tuple[int, int]]:
     placed = []
     for c in range(problem.rows * problem.cols):
         v = problem.variants[model.value(encoding.terms[("cell", c)])]
