@@ -7,10 +7,10 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test fuzz soak solvers bench clean
 
-$(BIN)/puzzlesat: pyproject.toml
+$(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test]' -e examples/puzzlesat-sudoku
 	touch $@
 
 demo: $(BIN)/puzzlesat
@@ -40,9 +40,9 @@ solvers:
 		{ apt-get update -qq && apt-get install -y -qq cadical picosat >/dev/null; }
 
 test: $(BIN)/puzzlesat solvers
-	$(BIN)/ruff check puzzlesat tests bench
+	$(BIN)/ruff check puzzlesat tests bench examples
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n 2 tests
+	$(BIN)/python -m pytest -q -n 2 tests examples/puzzlesat-sudoku/tests
 
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200
 fuzz: $(BIN)/puzzlesat

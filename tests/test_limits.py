@@ -58,13 +58,13 @@ def test_exit_codes(tmp_path, scratch):
     assert run("solve", "aquarium", SMALL, tmp=scratch)[0] == 0
     assert run("solve", "jig", unsolvable_jig(tmp_path), tmp=scratch)[0] == 1
     code, _, err, _ = run("solve", "aquarium", str(tmp_path / "missing.txt"), tmp=scratch)
-    assert code == 2 and one_line(err) and "no such file" in err
+    assert code == 2 and one_line(err) and "no such file" in err, (code, err)
     code, _, err, _ = run("count", "jig", JIG_10, "--timeout", "1", tmp=scratch)
-    assert code == 4 and one_line(err) and "time limit of 1 s (--timeout)" in err
+    assert code == 4 and one_line(err) and "time limit of 1 s (--timeout)" in err, (code, err)
     code, _, err, _ = run("solve", "aquarium", _aquarium_200(tmp_path), "--max-memory", "200M", tmp=scratch)
-    assert code == 5 and one_line(err) and "out of memory" in err and "--max-memory 200M" in err
+    assert code == 5 and one_line(err) and "out of memory" in err and "--max-memory 200M" in err, (code, err)
     code, _, err, _ = run("export", "aquarium", SMALL, "-o", "/dev/full", tmp=scratch)
-    assert code == 6 and one_line(err) and "no space left" in err
+    assert code == 6 and one_line(err) and "no space left" in err, (code, err)
     assert not list(scratch.iterdir())
 
 

@@ -5,7 +5,8 @@ solves, and can block the current model on the encoding's ``show`` set, which is
 uniqueness proofs and counting by enumeration need. Non-incremental solvers (Kissat, external binaries)
 implement the same interface by re-solving from scratch, so callers never special-case them.
 
-Adding a solver means one module with a :class:`Backend` subclass, registered in :mod:`.builtin`;
+Adding a solver means one module with a :class:`Backend` subclass, registered in :mod:`.builtin` or, from
+another package, through the entry point ``puzzlesat.backends`` (docs/adding-a-puzzle.md has the checklist);
 names resolve through :func:`puzzlesat.backends.get_backend` (:mod:`.catalog`).
 """
 from __future__ import annotations

@@ -1,0 +1,67 @@
+"""The example puzzle's tests: only its own package, through puzzlesat's public interface."""
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from puzzlesat_sudoku import PUZZLE
+from puzzlesat_sudoku.instance import SudokuInstance
+from puzzlesat_sudoku.solution import SudokuSolution
+
+from puzzlesat.encoders import get_puzzle, puzzle_names
+from puzzlesat.request import request
+from puzzlesat.solving import count, load, solve
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+#: the console script installed beside this interpreter
+PUZZLESAT = str(Path(sys.executable).parent / "puzzlesat")
+
+
+def test_registered_through_its_entry_point():
+    assert "sudoku" in puzzle_names() and get_puzzle("sudoku") is PUZZLE
+
+
+@pytest.mark.parametrize("backend,kind", [("cadical", "cnf"), ("glucose", "cnf"), ("z3", "smt")])
+@pytest.mark.parametrize("name", ["easy-9x9.txt", "small-4x4.txt"])
+def test_solved_unique_and_as_the_reference_says(name, backend, kind):
+    instance = load(PUZZLE, str(PUZZLES / name))
+    report = solve(request(PUZZLE, backend, kind), instance)
+    assert report.checked and report.answers["unique"] is True
+    assert [s.answers()["grid"] for s in PUZZLE.reference(instance, 2)] == [report.answers["grid"]]
+
+
+def all_4x4_grids() -> list[tuple[tuple[int, ...], ...]]:
+    """Every filled 4x4 Sudoku, by brute force over row permutations (the rules, nothing else)."""
+    rows = list(itertools.permutations(range(1, 5)))
+    return [grid for grid in itertools.product(rows, repeat=4)
+            if not PUZZLE.check(SudokuInstance(((0,) * 4,) * 4), SudokuSolution(grid))]
+
+
+def test_brute_force_counts_agree_with_enumeration_and_reference():
+    grids = all_4x4_grids()
+    assert len(grids) == 288  # the known number of 4x4 Sudokus
+    rng = random.Random(7)
+    for case in range(30):
+        solution = rng.choice(grids)
+        givens = tuple(tuple(d if rng.random() < 0.3 else 0 for d in row) for row in solution)
+        instance = SudokuInstance(givens, f"case {case}")
+        expected = sum(all(g in (0, d) for gs, ds in zip(givens, grid) for g, d in zip(gs, ds)) for grid in grids)
+        assert count(request(PUZZLE, "cadical"), instance) == expected, case
+        assert count(request(PUZZLE, "z3", "smt"), instance) == expected, case
+        assert len(PUZZLE.reference(instance, None)) == expected, case
+
+
+def test_the_command_line_finds_it_and_reports_bad_input_in_one_line(tmp_path):
+    ok = subprocess.run([PUZZLESAT, "solve", "sudoku", str(PUZZLES / "easy-9x9.txt")],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0 and "unique: yes" in ok.stdout
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1...\n..2.\n.x..\n...4\n")
+    failed = subprocess.run([PUZZLESAT, "solve", "sudoku", str(bad)],
+                            capture_output=True, text=True)
+    assert failed.returncode == 2 and failed.stdout == ""
+    assert failed.stderr == f"puzzlesat: error: {bad}:3:2: 'x' is neither a digit 1-4 nor '.'\n"
