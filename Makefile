@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test fuzz soak solvers bench clean
+.PHONY: demo test fuzz soak solvers bench bench-compare clean
 
 $(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ soak: $(BIN)/puzzlesat solvers
 
 bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/run.py
+
+# whole processes of this tree against an earlier revision, e.g. `make bench-compare REV=e834fbc`
+bench-compare: $(BIN)/puzzlesat
+	$(BIN)/python bench/compare.py $(REV)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
