@@ -1,6 +1,6 @@
 """puzzlesat: logic puzzles as SAT and SMT problems, solved by any backend, checked independently.
 
 The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``backends`` <- the pipeline
-(``solving``, ``optimize``, ``crosscheck``, ``bench``) <- ``encoders`` <- ``cli``. Importing it imports
+(``request``, ``solving``, ``optimize``, ``crosscheck``, ``bench``, ``tasks``) <- ``encoders`` <- ``cli``. Importing it imports
 nothing else, so that the command line's start-up pays only for what a command uses.
 """

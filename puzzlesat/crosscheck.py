@@ -197,8 +197,12 @@ def plan_counts(request: Request, instance: Any, backends: list[str]) -> list[Me
 
 
 def plan(request: Request, instance: Any, backends: list[str], by_count: bool = False) -> list[Method]:
-    """The methods of the cross-check that fits the puzzle (``by_count``: compare solution counts)."""
-    if by_count:
+    """The methods of the cross-check that fits the puzzle: its task's, or, with ``by_count`` or for a
+    puzzle whose solve returns one of several solutions (``crosscheck_by_count``), the solution counts."""
+    puzzle = request.puzzle
+    if by_count or puzzle.crosscheck_by_count:
+        if not puzzle.task.counts_solutions:
+            raise PuzzlesatError(f"{puzzle.name} has no solution count to compare")
         return plan_counts(request, instance, backends)
     return request.puzzle.task.plan_crosscheck(request, instance, backends)
 

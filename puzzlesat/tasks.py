@@ -35,6 +35,8 @@ class Task(ABC):
     options: frozenset[str] = frozenset()
     #: solutions asked of the reference: 2 where uniqueness is part of the answer
     reference_limit: int = 1
+    #: ``count`` and the reference's ``limit=None`` list solutions, so their numbers can be compared
+    counts_solutions: bool = False
 
     def refuse_options(self, puzzle: Puzzle[Any, Any, Any], **given: Any) -> None:
         """A one-line error for an option set on the command line that this task does not take."""
@@ -73,6 +75,8 @@ class Task(ABC):
 
 class Satisfy(Task):
     """A checked solution; with ``unique``, also the proof that there is no other one."""
+
+    counts_solutions = True
 
     def __init__(self, unique: bool = False) -> None:
         self.unique = unique

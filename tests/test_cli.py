@@ -231,3 +231,14 @@ def test_an_encoder_option_the_puzzle_lacks_is_refused(run_cli, args, flag):
     a keyword it did not take (an internal error) or be dropped without a word."""
     code, out, err = run_cli(*args)
     assert code == 2 and out == "" and err.strip().endswith(f"{flag} does not apply to {args[1]}")
+
+
+def test_crosscheck_by_count_is_the_tasks_to_allow(run_cli):
+    """Counts compare wherever the task lists solutions (aquarium's reference now lists all of them);
+    an optimisation or universe-counting puzzle refuses in one line."""
+    code, out, _ = run_cli("crosscheck", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt", "--count",
+                           "--backends", "cadical,z3")
+    assert code == 0 and "solutions=1" in out and "3 independent methods agree" in out
+    for puzzle, path in (("amphipod", "instances/aoc/2021-23/example.txt"), ("dice", "instances/aoc/2021-21/example.txt")):
+        code, out, err = run_cli("crosscheck", puzzle, path, "--count")
+        assert code == 2 and err.strip().endswith(f"{puzzle} has no solution count to compare")

@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from ..core.errors import PuzzlesatError
 from ..crosscheck import (
     DEFAULT_BUDGET,
     DEFAULT_METHOD_LIMIT,
@@ -82,9 +81,6 @@ def command(
     spec = get_puzzle(puzzle)
     instance = load(spec, file, None, **reading(read))
     names = backend_list(backends) if backends else default_backends(spec)
-    by_count = by_count or getattr(spec, "crosscheck_by_count", False)
-    if by_count and not hasattr(spec, "count_labels"):
-        raise PuzzlesatError(f"{puzzle} has no solution count to compare")
     methods = plan(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), instance, names, by_count)
     rows: list[Row] = []
     width = max(len(m.label) for m in methods)

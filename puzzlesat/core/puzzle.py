@@ -53,6 +53,8 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     instance_suffix: str = ".txt"
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None
+    #: a solve returns one of several solutions, so a cross-check compares solution counts instead
+    crosscheck_by_count: bool = False
     #: encoding -> the pre-processing step it shares with other encodings (a tiling's pruning): a
     #: cross-check counts the encodings that share a step as one independent method, not several
     shared_steps: ClassVar[dict[str, str]] = {}
