@@ -46,16 +46,18 @@ class Report:
                 "times": {k: round(v, 6) for k, v in self.times.items()}}
 
 
-def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, **reading: Any) -> Any:
-    """Read and parse one instance file (``-`` = stdin). ``reading`` holds the options that say how to
-    read it (a rectangular jigsaw's rows and cols, amphipod's unfold); each puzzle accepts its own."""
+def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,
+         **reading: Any) -> Any:
+    """Read and parse one instance file (``-`` = stdin), or ``text`` already read from it (export and
+    decode hash what they parse). ``reading`` holds the options that say how to read it (a rectangular
+    jigsaw's rows and cols, amphipod's unfold); each puzzle accepts its own."""
     watch = watch or Stopwatch()
     for option in reading:
         if option not in puzzle.reading_options:
             flag = "--no-unfold" if option == "unfold" else f"--{option.replace('_', '-')}"
             raise PuzzlesatError(f"{flag} does not apply to {puzzle.name}")
     with watch.phase("parse"):
-        return puzzle.parse(read_text(path), path, **reading)
+        return puzzle.parse(read_text(path) if text is None else text, path, **reading)
 
 
 def checked_solution(puzzle: Puzzle[Any, Any, Any], instance: Any, encoding: Encoding, model: CnfModel | SmtModel,

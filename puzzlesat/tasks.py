@@ -12,6 +12,7 @@ A puzzle with a mode of its own brings its task in its own package (dice: ``enco
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .backends import DEFAULT_BACKEND, all_backends, get_backend
@@ -74,16 +75,21 @@ class Task(ABC):
 
 
 class Satisfy(Task):
-    """A checked solution; with ``unique``, also the proof that there is no other one."""
+    """A checked solution; with ``unique``, also the proof that there is no other one. ``solving`` holds
+    encoder options for finding one solution, used where the request leaves them ``None`` (a tiling
+    breaks symmetry to solve, though its counts and exports keep every solution)."""
 
     counts_solutions = True
 
-    def __init__(self, unique: bool = False) -> None:
+    def __init__(self, unique: bool = False, solving: dict[str, object] | None = None) -> None:
         self.unique = unique
         self.reference_limit = 2 if unique else 1
+        self.solving = solving or {}
 
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
-        return solve_satisfying(request, instance, self.unique, watch)
+        unset = {name: value for name, value in self.solving.items() if getattr(request.options, name) is None}
+        return solve_satisfying(replace(request, options=replace(request.options, **unset)), instance,
+                                self.unique, watch)
 
     def plan_crosscheck(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
         from .crosscheck import plan_solutions

@@ -129,7 +129,7 @@ def test_export_mcc_counts_with_ganak(tmp_path, run_cli):
                          "--player", "2", "-o", str(out))
     assert code == 0
     text = out.read_text()
-    assert text.startswith("c t pmc\n") and "c p show " in text and "c var " in text
+    assert text.startswith("c t mc\n") and "c p show " in text and "c ind " in text and "c var " in text
     from pyganak import Counter
     clauses = [list(map(int, line.split()))[:-1] for line in text.splitlines() if line and line[0] not in "cp"]
     show = [int(v) for v in text.split("c p show ")[1].split("\n")[0].split()[:-1]]

@@ -1,4 +1,5 @@
-"""``external:<binary>``: any DIMACS solver on the PATH that prints SAT-competition output.
+"""``external:<binary>``: any DIMACS solver on the PATH that prints SAT-competition output, or writes
+MiniSat's result file (minisat, glucose: they are given a second argument, the file to write).
 
 The solver is run on a temporary DIMACS file and killed when the time limit passes. It is not
 incremental: blocking clauses are kept here and the whole formula is re-sent on every call.
@@ -16,8 +17,12 @@ from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel
 from ..core.processes import die_with_parent
 from ..core.result import Result, Status
-from ..formats.dimacs import parse_solver_output, to_dimacs, violated_clause
+from ..formats.answers import read_answer
+from ..formats.dimacs import to_dimacs, violated_clause
 from .base import Backend, Session
+
+#: solvers that print no model on stdout but write MiniSat's result file, named as their second argument
+RESULT_FILE_SOLVERS = frozenset({"minisat", "glucose", "glucose-syrup"})
 
 
 class ExternalBackend(Backend):
@@ -50,25 +55,31 @@ class ExternalSession(Session):
     def solve(self, timeout: float | None = None) -> Result:
         fd, path = tempfile.mkstemp(prefix="puzzlesat-", suffix=".cnf")
         name = self.backend.name
+        result_file = os.path.basename(self.backend.binary) in RESULT_FILE_SOLVERS
         try:
             with os.fdopen(fd, "w") as handle:
                 handle.write(to_dimacs(self.encoding, extra=self.added))
+            command = [self.backend.binary, path] + ([path + ".out"] if result_file else [])
             start = time.perf_counter()
             try:
-                proc = subprocess.run([self.backend.binary, path], capture_output=True, text=True,
+                proc = subprocess.run(command, capture_output=True, text=True,
                                       timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
             except subprocess.TimeoutExpired:
                 raise SolverTimeout(name, timeout or 0.0) from None
             except OSError as exc:
                 raise BackendError(f"{name}: cannot run '{self.backend.binary}': {exc.strerror}") from None
             elapsed = time.perf_counter() - start
+            output = _read_result(path + ".out") if result_file else proc.stdout
         finally:
-            os.unlink(path)
+            for leftover in (path, path + ".out"):
+                if os.path.exists(leftover):
+                    os.unlink(leftover)
         try:
-            status, literals = parse_solver_output(proc.stdout, f"{name} output")
+            answer = read_answer(output, f"{name} output")
         except PuzzlesatError as exc:
             detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
             raise BackendError(f"{exc} ({detail[0]})") from None
+        status, literals = answer.status, answer.literals
         if status == Status.SAT:
             broken = violated_clause(self.encoding.clauses + self.added, literals)
             if broken is not None:
@@ -76,3 +87,11 @@ class ExternalSession(Session):
             return Result(status, CnfModel.from_literals(literals, self.encoding.num_vars), name, elapsed)
         return Result(status, None, name, elapsed)
 
+
+def _read_result(path: str) -> str:
+    """A result file, or nothing when the solver wrote none (then the answer reader says so)."""
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError:
+        return ""

@@ -1,4 +1,4 @@
-"""``puzzlesat export``: the encoding as DIMACS (with a variable map) or SMT-LIB2, for any solver."""
+"""``puzzlesat export``: the encoding as DIMACS, WCNF, model-counting DIMACS or SMT-LIB2, with a variable map."""
 
 from __future__ import annotations
 
@@ -6,14 +6,16 @@ from typing import Any
 
 import click
 
+from ..core.encoding import Encoding
 from ..core.errors import PuzzlesatError
-from ..core.files import publish, write_text_atomic, writes_a_file
+from ..core.files import publish, read_text, write_text_atomic, writes_a_file
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf, variable_map_json
+from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf
 from ..formats.smt2 import to_smt2
+from ..formats.varmap import variable_map_json
 from ..solving import load
 from .options import (
     cnf_options,
@@ -27,32 +29,47 @@ from .options import (
 )
 from .supervised import SupervisedCommand
 
+#: export formats -> the formula kind they carry
+FORMATS = {"dimacs": "cnf", "wcnf": "cnf", "wcnf-old": "cnf", "mcc": "cnf", "smt2": "smt"}
+
 
 def exported_kind(spec: Puzzle[Any, Any, Any], fmt: str, kind: str | None) -> str:
     """The encoding a format carries: the one asked for, else the puzzle's first of the right formula
-    kind. ``decode`` calls this too, so a model is always read against the encoding that was exported."""
-    if fmt == "smt2":
-        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "smt"), "smt")
-    else:
-        kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == "cnf"), spec.encodings[0])
-    if kind not in spec.encodings or (spec.formula_kind(kind) == "smt") != (fmt == "smt2"):
+    kind. ``decode`` calls this too, when it has no variable map to read the encoding from."""
+    wanted = FORMATS[fmt]
+    kind = kind or next((k for k in spec.encodings if spec.formula_kind(k) == wanted), spec.encodings[0])
+    if kind not in spec.encodings or spec.formula_kind(kind) != wanted:
         raise PuzzlesatError(f"--format {fmt} does not fit {spec.name}'s {kind} encoding "
                              f"(it has: {', '.join(spec.encodings)})")
     return kind
 
 
 def export_options(spec: Puzzle[Any, Any, Any], fmt: str, player: int, cardinality: str | None,
-                   pb: str | None) -> EncoderOptions:
-    """Encoder options of an export (and of the matching decode)."""
-    options = encoder_options(cardinality, pb) if fmt != "smt2" else {}
+                   pb: str | None, break_symmetry: bool) -> EncoderOptions:
+    """Encoder options of an export (and of a decode without a variable map)."""
+    options = encoder_options(cardinality, pb) if FORMATS[fmt] == "cnf" else {}
     if "player" in spec.task.options:  # dice: whose winning universes the formula describes
         options["winner"] = player - 1
+    if break_symmetry:
+        options["break_symmetry"] = True
     chosen: EncoderOptions = spec.options(**options)
     return chosen
 
 
+def formatted(fmt: str, encoding: Encoding, title: str) -> str:
+    """The export's text in format ``fmt``."""
+    if fmt == "smt2":
+        return to_smt2(encoding, title)
+    if fmt in ("wcnf", "wcnf-old"):
+        return to_wcnf(encoding, title, old_format=fmt == "wcnf-old")
+    return to_mcc(encoding, title) if fmt == "mcc" else to_dimacs(encoding, title)
+
+
 player_option = click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,
                              help="Dice: whose winning universes the counting formula describes.")
+symmetry_option = click.option("--break-symmetry", is_flag=True,
+                               help="Jigsaw, jig: one solution per symmetry class of the grid (default: every "
+                                    "solution, so a model counter gives the full count).")
 
 
 @click.command("export", cls=SupervisedCommand)
@@ -62,13 +79,14 @@ player_option = click.option("--player", type=click.IntRange(1, 2), default=1, s
     "--output",
     required=True,
     type=click.Path(dir_okay=False, allow_dash=True),
-    help="Output file ('-' for stdout). DIMACS also writes OUT.vars.json beside it.",
+    help="Output file ('-' for stdout). A file gets its variable map beside it, OUT.vars.json.",
 )
-@click.option("--format", "fmt", type=click.Choice(["dimacs", "wcnf", "mcc", "smt2"]), default="dimacs",
-              show_default=True, help="dimacs (SAT), wcnf (MaxSAT: amphipod's soft clauses), mcc (projected model "
-                                      "counting: dice, and any puzzle's solution count), smt2.")
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="dimacs", show_default=True,
+              help="dimacs (SAT), wcnf (MaxSAT, 2022 format: amphipod's soft clauses), wcnf-old (the 'p wcnf' "
+                   "format of clasp and older solvers), mcc (model counting competition), smt2 (SMT-LIB).")
 @encoding_option
 @player_option
+@symmetry_option
 @cnf_options
 @timeout_option
 def command(
@@ -78,34 +96,38 @@ def command(
     fmt: str,
     kind: str | None,
     player: int,
+    break_symmetry: bool,
     cardinality: str | None,
     pb: str | None,
     timeout: float | None,
     **read: Any,
 ) -> None:
-    """Write the encoding of FILE for an external solver.
+    """Write the encoding of FILE for an external solver, with a variable map (OUT.vars.json) that
+    names every variable and pins the instance and options, so that 'decode' can read the answer back.
 
     \b
     Example:
       puzzlesat export aquarium instances/aquarium/pa-6x6-easy-681742.txt -o a.cnf
-      cadical a.cnf > a.out; puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model a.out
+      cadical a.cnf > a.out
+      puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model a.out --map a.cnf.vars.json
       puzzlesat export dice instances/aoc/2021-21/example.txt --format mcc --player 2 -o p2.cnf
       puzzlesat export amphipod instances/aoc/2021-23/example.txt --format wcnf -o burrow.wcnf
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch, **reading(read))
-    title = f"puzzlesat {puzzle} {file}"
+    text, chosen = read_text(file), reading(read)
+    instance = load(spec, file, watch, text=text, **chosen)
     kind = exported_kind(spec, fmt, kind)
     with watch.phase("encode"):
-        encoding = spec.encode(instance, kind, export_options(spec, fmt, player, cardinality, pb))
-    if fmt == "wcnf" and not encoding.soft:
-        raise PuzzlesatError(f"--format wcnf: {puzzle}'s {kind} encoding has no soft clauses (nothing to optimise)")
-    text = {"dimacs": to_dimacs, "wcnf": to_wcnf, "mcc": to_mcc, "smt2": to_smt2}[fmt](encoding, title)
-    if fmt != "smt2" and writes_a_file(output):  # the map goes beside a file, not beside a device or pipe
-        publish([(output, text.encode()), (output + ".vars.json", variable_map_json(encoding, puzzle, file).encode())])
+        encoding = spec.encode(instance, kind, export_options(spec, fmt, player, cardinality, pb, break_symmetry))
+    if fmt.startswith("wcnf") and not encoding.soft:
+        raise PuzzlesatError(f"--format {fmt}: {puzzle}'s {kind} encoding has no soft clauses (nothing to optimise)")
+    exported = formatted(fmt, encoding, f"puzzlesat {puzzle} {file}")
+    if writes_a_file(output):  # the map goes beside a file, not beside a device or pipe
+        varmap = variable_map_json(encoding, puzzle, file, text, chosen, fmt)
+        publish([(output, exported.encode()), (output + ".vars.json", varmap.encode())])
     else:
-        write_text_atomic(output, text)
+        write_text_atomic(output, exported)
     if output != "-":
         sizes = ", ".join(f"{v} {k}" for k, v in encoding.size().items())
         click.echo(f"wrote {output} ({fmt}: {sizes})", err=True)

@@ -31,7 +31,8 @@ def encode_smt(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
                 park[m.index, o] = terms[("park", label, m.index, o)] = z3.Bool(f"park_{label}_{m.index}_{o}")
                 if movers.detour(m, o):
                     costs.append(z3.If(park[m.index, o], movers.detour(m, o), 0))
-            assertions.append(z3.PbEq([(park[m.index, o], 1) for o in movers.options(m)], 1))
+            # exactly one option, in standard SMT-LIB (z3's PbEq prints as its own (_ pbeq ...) term)
+            assertions.append(z3.Sum([z3.If(park[m.index, o], 1, 0) for o in movers.options(m)]) == 1)
             out, into = instants[2 * m.index], instants[2 * m.index + 1]
             assertions.append(out < into)
             if DIRECT in movers.options(m):

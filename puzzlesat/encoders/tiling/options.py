@@ -8,8 +8,9 @@ from ...core.options import EncoderOptions
 
 @dataclass(frozen=True)
 class TilingOptions(EncoderOptions):
-    #: fix piece 0 to one orientation per orbit of the grid's symmetries (:mod:`.symmetry`): on for
-    #: ``solve`` and for the count of symmetry classes, off when counting every solution
-    break_symmetry: bool = True
+    #: keep one solution per orbit of the grid's symmetries (:mod:`.symmetry`). ``None``: the command's
+    #: choice: off for counts and exports (every solution: what a model counter or a user expects), on
+    #: for ``solve``, where any one solution will do and the smaller search is faster
+    break_symmetry: bool | None = None
     #: ``pysat.card`` encoding of each cell's and each piece's at-most-one
     cardinality: str = "seqcounter"

@@ -24,7 +24,7 @@ TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)
 class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
     encodings = ("cnf", "smt")
     options_type = TilingOptions
-    task = Satisfy()
+    task = Satisfy(solving={"break_symmetry": True})
     #: both encodings place pieces over the same pruned, anchored domains with the same symmetry breaking
     shared_steps: ClassVar[dict[str, str]] = {"cnf": "pruned", "smt": "pruned"}
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
@@ -43,8 +43,8 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
 
     def build(self, instance: TilingInstanceT, kind: str, options: TilingOptions) -> Encoding:
         if kind == "smt":
-            return encode_tiling_smt(self.tiling_problem(instance), options.break_symmetry)
-        return encode_tiling(self.tiling_problem(instance), options.break_symmetry, options.cardinality)
+            return encode_tiling_smt(self.tiling_problem(instance), bool(options.break_symmetry))
+        return encode_tiling(self.tiling_problem(instance), bool(options.break_symmetry), options.cardinality)
 
     def decode(self, instance: TilingInstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> TilingSolutionT:
         problem = self.tiling_problem(instance)
@@ -64,7 +64,7 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
                   options: TilingOptions | None = None) -> list[TilingSolutionT]:
         """Up to ``limit`` solutions of the reference search (all when None); with ``break_symmetry``,
         the first one found of each symmetry class."""
-        break_symmetry = (options or TilingOptions()).break_symmetry
+        break_symmetry = bool((options or TilingOptions()).break_symmetry)
         found: list[TilingSolutionT] = []
         classes: set[Hashable] = set()
         for placed in self.reference_assemblies(instance):

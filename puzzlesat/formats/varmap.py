@@ -1,0 +1,97 @@
+"""The variable map written beside every export (``OUT.vars.json``), and read back by ``decode``.
+
+It names every variable (id -> puzzle meaning) and the projection, and it pins what the file is: the
+puzzle, a SHA-256 of the instance text, the options it was read with, the encoding and its options,
+and a SHA-256 of the formula itself. ``decode`` rebuilds the formula from the map's own choices and
+refuses, in one line, a model of another instance, another encoding, or a formula that this version
+of puzzlesat no longer builds the same way.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..core.encoding import Encoding
+from ..core.errors import PuzzlesatError
+
+MAP_FORMAT = "puzzlesat variable map"
+MAP_VERSION = 1
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def formula_digest(encoding: Encoding) -> str:
+    """A SHA-256 of the formula: clauses and weighted soft clauses (CNF), or Z3's print of the
+    assertions and objective (SMT)."""
+    digest = hashlib.sha256()
+    if encoding.kind == "cnf":
+        for clause in encoding.clauses:
+            digest.update(" ".join(map(str, clause)).encode() + b" 0\n")
+        for clause, weight in encoding.soft:
+            digest.update(f"{weight} ".encode() + " ".join(map(str, clause)).encode() + b" 0\n")
+    else:
+        import z3
+
+        solver = z3.Solver()
+        solver.add(*encoding.assertions)
+        digest.update(solver.to_smt2().encode())
+        if encoding.objective is not None:
+            digest.update(encoding.objective.sexpr().encode())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class VariableMap:
+    puzzle: str
+    source: str
+    instance_sha256: str
+    reading: dict[str, Any]
+    encoding: str
+    options: dict[str, Any]
+    formula_sha256: str
+
+
+def variable_map_json(encoding: Encoding, puzzle: str, source: str, instance_text: str,
+                      reading: dict[str, Any], fmt: str) -> str:
+    payload = {
+        "format": MAP_FORMAT,
+        "version": MAP_VERSION,
+        "puzzle": puzzle,
+        "source": source,
+        "instance_sha256": sha256(instance_text),
+        "reading": reading,
+        "encoding": encoding.name,
+        "options": asdict(encoding.options),
+        "file_format": fmt,
+        "formula_sha256": formula_digest(encoding),
+        **encoding.size(),
+        "cost_offset": encoding.cost_offset,
+        "show": encoding.show,
+        "variables": {str(vid): name for vid, name in sorted(encoding.names().items())},
+        "terms": [str(term) for term in encoding.show_terms],
+    }
+    return json.dumps(payload, indent=1) + "\n"
+
+
+def read_variable_map(text: str, path: str) -> VariableMap:
+    """The pinned facts of a map; anything else is a one-line error naming the file."""
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PuzzlesatError(f"{path}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})") from None
+    if not isinstance(payload, dict) or payload.get("format") != MAP_FORMAT:
+        raise PuzzlesatError(f"{path}: not a puzzlesat variable map (written by 'puzzlesat export')")
+    if payload.get("version") != MAP_VERSION:
+        raise PuzzlesatError(f"{path}: variable map version {payload.get('version')}; this puzzlesat reads "
+                             f"version {MAP_VERSION}: export again")
+    try:
+        found = VariableMap(str(payload["puzzle"]), str(payload["source"]), str(payload["instance_sha256"]),
+                            dict(payload["reading"]), str(payload["encoding"]), dict(payload["options"]),
+                            str(payload["formula_sha256"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PuzzlesatError(f"{path}: variable map without a valid {exc}") from None
+    return found
