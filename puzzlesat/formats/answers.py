@@ -8,7 +8,8 @@
   per improvement, the last one is the answer;
 - model-counting competition: ``s mc N`` (2020) or ``s SATISFIABLE`` with ``c s exact arb int N``
   (2021 on);
-- SMT-LIB ``(get-model)``: ``sat`` then ``(define-fun NAME () SORT VALUE)`` entries (Int and Bool).
+- SMT-LIB ``(get-model)``: ``sat`` then ``(define-fun NAME () SORT VALUE)`` entries (Int and Bool);
+  z3's model of a DIMACS or WCNF file (``z3 -wcnf -model``) names variable N ``k!N``.
 
 Every problem names the file and line, in one line.
 """
@@ -159,4 +160,8 @@ def _smt(text: str, path: str) -> Answer:
     if status == Status.SAT and not values:
         raise PuzzlesatError(f"{path}: 'sat' without a model: run the solver on the whole export "
                              "(it ends with (get-model))")
+    if values and all(re.fullmatch(r"k!\d+", name) and isinstance(v, bool) for name, v in values.items()):
+        # z3 -dimacs/-wcnf -model names DIMACS variable N k!N
+        literals = sorted((int(name[2:]) if value else -int(name[2:]) for name, value in values.items()), key=abs)
+        return Answer(status, literals, form="z3 model of a DIMACS file")
     return Answer(status, values=values, form="SMT-LIB model")

@@ -25,22 +25,17 @@ def sha256(text: str) -> str:
 
 
 def formula_digest(encoding: Encoding) -> str:
-    """A SHA-256 of the formula: clauses and weighted soft clauses (CNF), or Z3's print of the
-    assertions and objective (SMT)."""
+    """A SHA-256 of the formula: clauses and weighted soft clauses (CNF), or Z3's print of each
+    assertion and the objective (SMT)."""
     digest = hashlib.sha256()
     if encoding.kind == "cnf":
         for clause in encoding.clauses:
             digest.update(" ".join(map(str, clause)).encode() + b" 0\n")
         for clause, weight in encoding.soft:
             digest.update(f"{weight} ".encode() + " ".join(map(str, clause)).encode() + b" 0\n")
-    else:
-        import z3
-
-        solver = z3.Solver()
-        solver.add(*encoding.assertions)
-        digest.update(solver.to_smt2().encode())
-        if encoding.objective is not None:
-            digest.update(encoding.objective.sexpr().encode())
+    else:  # each term printed on its own: a whole solver's print names shared subterms by global ids
+        for term in [*encoding.assertions, *([encoding.objective] if encoding.objective is not None else [])]:
+            digest.update(term.sexpr().encode() + b"\n")
     return digest.hexdigest()
 
 
