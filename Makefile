@@ -20,19 +20,19 @@ demo: $(BIN)/puzzlesat
 		$(BIN)/puzzlesat solve aquarium $$f || exit 1; \
 		$(BIN)/puzzlesat crosscheck aquarium $$f --backends cadical,kissat,glucose,minisat,z3 || exit 1; \
 	done
-	@echo; echo "== jigsaw: AoC 2020 day 20, real input"
-	$(BIN)/puzzlesat solve jigsaw instances/aoc/2020-20/real-1.txt
+	@echo; echo "== jigsaw: AoC 2020 day 20, a generated input of the real size (12 x 12 tiles)"
+	$(BIN)/puzzlesat solve jigsaw instances/aoc/2020-20/generated-1.txt
 	$(BIN)/puzzlesat crosscheck jigsaw instances/aoc/2020-20/example.txt --backends cadical,glucose,z3 --count
 	@echo; echo "== jig: Matt Parker's 5x5 with two pictures"
 	$(BIN)/puzzlesat count jig instances/jig/matt5x5.jig
 	$(BIN)/puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,kissat,glucose,z3
-	@echo; echo "== amphipod: AoC 2021 day 23, real input (both parts, proven optimal)"
-	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/real-1.txt
+	@echo; echo "== amphipod: AoC 2021 day 23, a generated input (both parts, proven optimal)"
+	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/generated-1.txt
 	$(BIN)/puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --no-unfold --timeout 20
 	@mkdir -p bench/out
 	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/example.txt --backend portfolio:glucose,cadical --svg bench/out/amphipod.svg
 	@echo; echo "== dice: AoC 2021 day 21 (part 2: universes counted exactly by D4)"
-	$(BIN)/puzzlesat solve dice instances/aoc/2021-21/real-1.txt
+	$(BIN)/puzzlesat solve dice instances/aoc/2021-21/generated-1.txt
 	$(BIN)/puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 6 --sides 2
 
 # the third-party tools the round-trip tests run on our exports (tests/test_round_trip.py)

@@ -26,11 +26,11 @@ from run import replace_section  # noqa: E402  (bench/run.py's section writer, o
 COMMANDS = (
     ("--help",),
     ("solve", "aquarium", "instances/aquarium/pa-15x15-hard-1013539.txt"),
-    ("solve", "jigsaw", "instances/aoc/2020-20/real-1.txt"),
+    ("solve", "jigsaw", "instances/aoc/2020-20/generated-1.txt"),
     ("count", "jigsaw", "instances/aoc/2020-20/example.txt", "--backend", "cadical"),
     ("count", "jig", "instances/jig/zhurgut_12x7.jig"),
-    ("solve", "amphipod", "instances/aoc/2021-23/real-1.txt"),
-    ("solve", "dice", "instances/aoc/2021-21/real-1.txt"),
+    ("solve", "amphipod", "instances/aoc/2021-23/generated-1.txt"),
+    ("solve", "dice", "instances/aoc/2021-21/generated-1.txt"),
     ("crosscheck", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt", "--backends", "cadical,z3"),
 )
 

@@ -38,6 +38,16 @@ OUT = ROOT / "bench" / "out"
 REPEAT = 5
 
 
+def aoc_inputs(day: str) -> list[tuple[str, str]]:
+    """(name, path) of each input of an AoC day: the bundled example and generated inputs, then the real
+    inputs of ../shared/instances/aoc when it is beside the project (they are not published here)."""
+    bundled = [(name, str(ROOT / "instances" / "aoc" / day / f"{name}.txt"))
+               for name in ("example", "generated-1", "generated-2")]
+    shared = ROOT.parent / "shared" / "instances" / "aoc" / day
+    return bundled + [(name, str(shared / f"{name}.txt")) for name in ("real-1", "real-2")
+                      if (shared / f"{name}.txt").exists()]
+
+
 def clear_caches() -> None:
     """Empty the per-instance caches (tiling problems, corner anchoring): a repeated run must redo the
     pruning, as a fresh ``puzzlesat`` process does, instead of looking it up."""
@@ -170,8 +180,7 @@ def jigsaw_table(lines: list[str]) -> None:
               "| input | encode s | solve s | count all (8) s | process s | reference (first assembly) s "
               "| reference / encode+solve |",
               "|---|---:|---:|---:|---:|---:|---:|"]
-    for name in ("example", "real-1", "real-2"):
-        path = str(ROOT / "instances" / "aoc" / "2020-20" / f"{name}.txt")
+    for name, path in aoc_inputs("2020-20"):
         instance = load(jigsaw, path)
         enc, sol = [], []
         for _ in range(REPEAT):
@@ -305,8 +314,7 @@ def jig_table(lines: list[str]) -> None:
 
 def _amphipod_inputs(amphipod):
     """Each AoC input: name, path, the instance (both parts) and part 2 alone."""
-    for name in ("example", "real-1", "real-2"):
-        path = str(ROOT / "instances" / "aoc" / "2021-23" / f"{name}.txt")
+    for name, path in aoc_inputs("2021-23"):
         instance = load(amphipod, path)
         yield name, path, instance, type(instance)((instance.burrows[1],), path)
 
@@ -468,8 +476,7 @@ def dice_process_table(lines: list[str]) -> None:
     lines += ["## Dirac dice, whole process (AoC inputs, defaults: Z3 part 1 + D4 on the split, both tracks in "
               "parallel; target <= 5 s)", "",
               "| input | process s (median of 3) | DP part 2 s | DP / process |", "|---|---:|---:|---:|"]
-    for name in ("example", "real-1", "real-2"):
-        path = str(ROOT / "instances" / "aoc" / "2021-21" / f"{name}.txt")
+    for name, path in aoc_inputs("2021-21"):
         wall = median_of(lambda: subprocess.run([exe, "solve", "dice", path], check=True, capture_output=True), 3)
         instance = load(dice, path)
         ref = median_of(lambda: dirac_wins(instance), 3)

@@ -2,11 +2,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+#: real Advent of Code inputs are not published with the project (their author asks people not to);
+#: the tests also run them from ../shared/instances/aoc when it is beside the project, as in CI
+SHARED_AOC = Path(__file__).resolve().parents[2] / "shared" / "instances" / "aoc"
+
+
+def aoc_inputs(day: str, bundled: tuple[str, ...] = ("example", "generated-1", "generated-2"),
+               real: tuple[str, ...] = ("real-1", "real-2")) -> list[Any]:
+    """pytest parameters, one per input of an AoC day: the path without its suffix (NAME.txt is the
+    input, NAME.answers its two answers), the bundled ones first, then the real ones found in ../shared."""
+    found = [pytest.param(str(INSTANCES / "aoc" / day / name), id=name) for name in bundled]
+    return found + [pytest.param(str(SHARED_AOC / day / name), id=f"shared-{name}") for name in real
+                    if (SHARED_AOC / day / f"{name}.txt").exists()]
 
 
 def aquarium_instances() -> list[Path]:

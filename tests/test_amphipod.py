@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -16,20 +17,20 @@ from puzzlesat.encoders.amphipod.reference import cheapest_plan
 from puzzlesat.request import request
 from puzzlesat.solving import load, solve
 
-from .conftest import INSTANCES
+from .conftest import INSTANCES, aoc_inputs
 
 AOC = INSTANCES / "aoc" / "2021-23"
-INPUTS = ["example", "real-1", "real-2"]
+INPUTS = aoc_inputs("2021-23")
 
 
 def expected(name: str) -> dict[str, int]:
-    part1, part2 = map(int, (AOC / f"{name}.answers").read_text().split())
+    part1, part2 = map(int, Path(f"{name}.answers").read_text().split())
     return {"part1": part1, "part2": part2}
 
 
 @pytest.mark.parametrize("name", INPUTS)
 def test_aoc_answers_with_the_defaults(name, run_cli):
-    code, out, _ = run_cli("solve", "amphipod", str(AOC / f"{name}.txt"), "--json")
+    code, out, _ = run_cli("solve", "amphipod", f"{name}.txt", "--json")
     report = json.loads(out)
     assert code == 0 and report["checked"]
     assert report["answers"] == expected(name) | {"optimal": True}
@@ -38,7 +39,7 @@ def test_aoc_answers_with_the_defaults(name, run_cli):
 @pytest.mark.parametrize("method", ["rc2", "rc2-stratified"])
 @pytest.mark.parametrize("name", INPUTS)
 def test_aoc_answers_with_rc2_variants_on_cadical(name, method):
-    instance = load(PUZZLE, str(AOC / f"{name}.txt"))
+    instance = load(PUZZLE, f"{name}.txt")
     report = solve(request(PUZZLE, "pysat:cadical195", "events", method=method), instance)
     assert {k: report.answers[k] for k in ("part1", "part2")} == expected(name)
 
@@ -47,13 +48,13 @@ def test_aoc_answers_with_rc2_variants_on_cadical(name, method):
 def test_example_with_descent_and_z3(method, kind):
     instance = load(PUZZLE, str(AOC / "example.txt"))
     report = solve(request(PUZZLE, None, kind, method=method), instance)
-    assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected("example")
+    assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected(str(AOC / "example"))
 
 
 @pytest.mark.parametrize("name", INPUTS)
 def test_unrolling_gives_part1(name):
     """The unrolled encoding on part 1, with every RC2 variant and the descent."""
-    instance = load(PUZZLE, str(AOC / f"{name}.txt"), unfold=False)
+    instance = load(PUZZLE, f"{name}.txt", unfold=False)
     for method in ("rc2", "rc2-stratified", "descent"):
         report = solve(request(PUZZLE, None, "unroll", method=method), instance)
         assert report.answers["energy"] == expected(name)["part1"], method
@@ -63,7 +64,7 @@ def test_unrolling_gives_both_parts_of_the_example():
     """Part 2 on the unrolling with its defaults (descent on CaDiCaL): 10-20 s (see BENCHMARKS.md)."""
     instance = load(PUZZLE, str(AOC / "example.txt"))
     report = solve(request(PUZZLE, None, "unroll", timeout=120), instance)
-    assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected("example")
+    assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected(str(AOC / "example"))
 
 
 @pytest.mark.parametrize("kind", ["events", "unroll"])

@@ -3,6 +3,7 @@ exports, and one-line errors."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,39 +19,39 @@ from puzzlesat.encoders.dice.task import count_universes
 from puzzlesat.request import request
 from puzzlesat.solving import count, load, solve
 
-from .conftest import INSTANCES
+from .conftest import INSTANCES, aoc_inputs
 
 AOC = INSTANCES / "aoc" / "2021-21"
 
 
 def expected(name: str) -> tuple[int, int]:
-    part1, part2 = map(int, (AOC / f"{name}.answers").read_text().split())
+    part1, part2 = map(int, Path(f"{name}.answers").read_text().split())
     return part1, part2
 
 
-@pytest.mark.parametrize("name", ["example", "real-1", "real-2"])
+@pytest.mark.parametrize("name", aoc_inputs("2021-21"))
 def test_part1_by_z3_and_part2_of_the_reference(name):
     """Part 1 through the solver on every input; part 2 of the reference DP against the answer (the
     solver paths for target 21 are tested on the example below, they take a minute)."""
-    instance = load(PUZZLE, str(AOC / f"{name}.txt"), target=3)  # a tiny Dirac game keeps this fast
+    instance = load(PUZZLE, f"{name}.txt", target=3)  # a tiny Dirac game keeps this fast
     report = solve(request(PUZZLE, "ganak"), instance)
     assert report.checked and report.answers["part1"] == expected(name)[0]
-    full = load(PUZZLE, str(AOC / f"{name}.txt"))
+    full = load(PUZZLE, f"{name}.txt")
     assert max(dirac_wins(full)) == expected(name)[1]
 
 
-@pytest.mark.parametrize("name,kind", [("example", "count"), ("example", "split"), ("real-1", "split"),
-                                       ("real-2", "split")])
+@pytest.mark.parametrize("name,kind", [pytest.param(str(AOC / "example"), "count", id="example-count")]
+                         + [pytest.param(*given.values, "split", id=f"{given.id}-split") for given in aoc_inputs("2021-21")])
 def test_part2_for_target_21_by_d4_counting(run_cli, name, kind):
     """The real game, both players, counted exactly by D4 (seconds, not minutes): split by game length
     (the default) and as the whole-game formula."""
-    code, out, _ = run_cli("solve", "dice", str(AOC / f"{name}.txt"), "--backend", "d4", "--encoding", kind, "--json")
+    code, out, _ = run_cli("solve", "dice", f"{name}.txt", "--backend", "d4", "--encoding", kind, "--json")
     assert code == 0
     report = json.loads(out)
     assert report["encoding"] == kind
     answers = report["answers"]
     assert (answers["part1"], answers["part2"]) == expected(name)
-    assert sum(answers["wins"]) == sum(dirac_wins(load(PUZZLE, str(AOC / f"{name}.txt"))))
+    assert sum(answers["wins"]) == sum(dirac_wins(load(PUZZLE, f"{name}.txt")))
 
 
 def test_d4_refuses_encodings_with_free_auxiliary_variables():
@@ -64,7 +65,7 @@ def test_example_part2_by_z3_recurrence(run_cli):
     code, out, _ = run_cli("solve", "dice", str(AOC / "example.txt"), "--backend", "z3", "--json")
     assert code == 0
     answers = json.loads(out)["answers"]
-    assert (answers["part1"], answers["part2"]) == expected("example")
+    assert (answers["part1"], answers["part2"]) == expected(str(AOC / "example"))
     assert answers["wins"] == [444356092776315, 341960390180808]
 
 

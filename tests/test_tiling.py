@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from puzzlesat.encoders.tiling.options import TilingOptions
 from puzzlesat.request import request
 from puzzlesat.solving import Report, count, count_every_variant, load, solve
 
-from .conftest import INSTANCES
+from .conftest import INSTANCES, aoc_inputs
 
 JIGSAW = get_puzzle("jigsaw")
 JIG = get_puzzle("jig")
@@ -26,25 +27,26 @@ FAST_JIGS = ["matt5x5", "lavoie5x5", "zhurgut_4x4", "zhurgut_5x5", "zhurgut_5x5_
 
 
 def answers(name: str) -> dict[str, int]:
-    part1, part2 = (AOC / f"{name}.answers").read_text().split()
+    part1, part2 = Path(f"{name}.answers").read_text().split()
     return {"part1": int(part1), "part2": int(part2)}
 
 
-@pytest.mark.parametrize("name", ["example", "real-1", "real-2"])
+@pytest.mark.parametrize("name", aoc_inputs("2020-20"))
 def test_jigsaw_answers(name):
-    report = solve(request(JIGSAW, "cadical"), load(JIGSAW, str(AOC / f"{name}.txt")))
+    report = solve(request(JIGSAW, "cadical"), load(JIGSAW, f"{name}.txt"))
     assert report.checked and report.answers == answers(name)
 
 
-def test_jigsaw_real_input_has_exactly_8_assemblies():
-    instance = load(JIGSAW, str(AOC / "real-1.txt"))
+@pytest.mark.parametrize("name", aoc_inputs("2020-20", ("generated-1",), ("real-1",)))
+def test_jigsaw_full_size_input_has_exactly_8_assemblies(name):
+    instance = load(JIGSAW, f"{name}.txt")
     assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8
     assert count(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
 
 
-@pytest.mark.parametrize("name", ["example", "real-2"])
+@pytest.mark.parametrize("name", aoc_inputs("2020-20", ("example", "generated-2"), ("real-2",)))
 def test_jigsaw_reference_agrees(name):
-    instance = load(JIGSAW, str(AOC / f"{name}.txt"))
+    instance = load(JIGSAW, f"{name}.txt")
     solutions = JIGSAW.reference(instance, None, TilingOptions(break_symmetry=False))
     assert len(solutions) == 8
     assert all(not JIGSAW.check(instance, s) and s.answers() == answers(name) for s in solutions)
@@ -53,7 +55,7 @@ def test_jigsaw_reference_agrees(name):
 def test_jigsaw_tolerates_crlf_and_trailing_blank_lines():
     text = (AOC / "example.txt").read_text().replace("\n", "\r\n") + "\r\n\r\n"
     report = solve(request(JIGSAW, "cadical"), JIGSAW.parse(text, "crlf.txt"))
-    assert report.answers == answers("example")
+    assert report.answers == answers(str(AOC / "example"))
 
 
 @pytest.mark.parametrize("name", FAST_JIGS)
@@ -139,7 +141,7 @@ def test_bad_tiling_input(run_cli, tmp_path, puzzle, case):
 
 def test_smt_encodings():
     report = solve(request(JIGSAW, "z3", "smt"), load(JIGSAW, str(AOC / "example.txt")))
-    assert report.checked and report.answers == answers("example")
+    assert report.checked and report.answers == answers(str(AOC / "example"))
     instance = load(JIG, str(INSTANCES / "jig" / "matt5x5.jig"))
     assert count(request(JIG, "z3", "smt", break_symmetry=False), instance) == 8
     assert count(request(JIG, "z3", "smt", break_symmetry=True), instance) == 2
