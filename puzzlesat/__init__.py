@@ -4,3 +4,6 @@ The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``ba
 (``request``, ``solving``, ``optimize``, ``crosscheck``, ``bench``, ``tasks``) <- ``encoders`` <- ``cli``. Importing it imports
 nothing else, so that the command line's start-up pays only for what a command uses.
 """
+
+#: the one place the version is written (pyproject.toml reads it from here)
+__version__ = "0.2.0"

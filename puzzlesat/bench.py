@@ -227,7 +227,10 @@ def _median(samples: list[Sample], phase: str) -> float | None:
 
 
 def to_json(rows: list[Row], samples: list[Sample]) -> dict[str, Any]:
-    return {"rows": [asdict(r) for r in rows],
+    """bench.json: the summary rows and every run, led by its schema and puzzlesat's version."""
+    from . import __version__
+
+    return {"schema": "puzzlesat/bench/1", "version": __version__, "rows": [asdict(r) for r in rows],
             "samples": [{**asdict(s.run), "status": s.status, "times": s.times, "size": s.size,
                          "answers": s.answers, "error": s.error} for s in samples]}
 

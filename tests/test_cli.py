@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+
+import puzzlesat
 
 from .conftest import INSTANCES
 
@@ -90,7 +95,9 @@ def test_crosscheck_agrees(run_cli):
 
 def test_backends_json(run_cli):
     code, out, _ = run_cli("backends", "--json")
-    rows = json.loads(out)
+    payload = json.loads(out)
+    assert payload["schema"] == "puzzlesat/backends/1"
+    rows = payload["backends"]
     names = {r["name"]: r for r in rows}
     for required in ("pysat:cadical195", "pysat:cadical153", "pysat:kissat404", "pysat:glucose4", "pysat:glucose3",
                      "pysat:minisat22", "pysat:maplechrono", "pysat:lingeling", "pysat:cryptominisat", "z3"):
@@ -172,7 +179,8 @@ def test_count_aquarium(run_cli):
     assert code == 0 and json.loads(out)["answers"] == {"solutions": 1}
 
 
-SHAPE = ["puzzle", "source", "backend", "encoding", "status", "answers", "checked", "solved_by", "size", "times"]
+SHAPE = ["schema", "version", "puzzle", "source", "backend", "encoding", "status", "answers", "checked", "solved_by",
+         "size", "times"]
 
 
 @pytest.mark.parametrize("args", [
@@ -191,6 +199,7 @@ def test_json_has_one_top_level_shape(run_cli, args):
     payload = json.loads(out)
     assert list(payload)[:len(SHAPE)] == SHAPE
     assert payload["puzzle"] == puzzle and payload["status"] == "SAT"
+    assert payload["schema"] == "puzzlesat/report/1" and payload["version"] == puzzlesat.__version__
     assert payload["solved_by"] and payload["size"]["variables"] > 0  # what was solved, and by whom
 
 
@@ -242,3 +251,31 @@ def test_crosscheck_by_count_is_the_tasks_to_allow(run_cli):
     for puzzle, path in (("amphipod", "instances/aoc/2021-23/example.txt"), ("dice", "instances/aoc/2021-21/example.txt")):
         code, out, err = run_cli("crosscheck", puzzle, path, "--count")
         assert code == 2 and err.strip().endswith(f"{puzzle} has no solution count to compare")
+
+
+def test_version_and_no_color(run_cli, tmp_path):
+    """--version prints the package's version; on a terminal the solution is coloured unless NO_COLOR
+    (https://no-color.org) is set."""
+    code, out, _ = run_cli("--version")
+    assert code == 0 and out == f"puzzlesat {puzzlesat.__version__}\n"
+
+    def on_a_terminal(**env: str) -> bytes:
+        main, secondary = os.openpty()
+        exe = str(Path(sys.executable).parent / "puzzlesat")
+        subprocess.run([exe, "solve", "aquarium", SMALL], stdout=secondary, env=os.environ | env, timeout=60)
+        os.close(secondary)
+        output = b""
+        while chunk := _read(main):
+            output += chunk
+        os.close(main)
+        return output
+
+    assert b"\033[" in on_a_terminal()
+    assert b"\033[" not in on_a_terminal(NO_COLOR="1")
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # the terminal's other end is closed: all read
+        return b""

@@ -28,7 +28,7 @@ class CounterBackend(Backend):
         try:
             importlib.import_module(self.module)
         except ImportError:
-            return f"{self.package} is not installed (pip install {self.package})"
+            return f"{self.package} is not installed: pip install 'puzzlesat[count]' (wheels for Linux and macOS)"
         return None
 
     def _open(self, encoding: Encoding) -> Session:

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from .. import __version__
 from .supervised import fail_usage, run_reported
 
 
@@ -27,6 +28,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="puzzlesat", message="%(prog)s %(version)s")
 def main() -> None:
     """Logic puzzles as SAT and SMT problems: encode, solve with any backend, decode, check.
 

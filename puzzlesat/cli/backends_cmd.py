@@ -34,7 +34,7 @@ def command(as_json: bool) -> None:
                      "aliases": sorted(short.get(b.name, [])), "default": b.name == DEFAULT_BACKEND,
                      "description": b.description, **({"reason": reason} if reason else {})})
     if as_json:
-        echo_json(rows)
+        echo_json({"backends": rows}, "backends")
         return
     for row in rows:
         state = "yes" if row["available"] else f"no ({row['reason']})"

@@ -64,7 +64,7 @@ def command(
         payload = report.to_json() | {"method": "exact counter" if exact else "enumeration"}
         if list_all:
             payload["solutions"] = [s.answers() | {"layout": s.render()} for s in listed]
-        echo_json(payload)
+        echo_json(payload, "report")
         return
     for number, solution in enumerate(listed, 1):
         click.echo(f"-- solution {number}\n{solution.render()}")

@@ -113,7 +113,8 @@ def command(
                     }
                     for r in rows
                 ],
-            }
+            },
+            "crosscheck",
         )
     else:
         click.echo(_summary(rows, timeouts, culprits))

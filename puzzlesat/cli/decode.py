@@ -174,7 +174,8 @@ def command(
             report.answers["cost"] = answer.cost + encoding.cost_offset
         write_pictures(spec, instance, solution, png, svg)
     if as_json:
-        echo_json(report.to_json() | {"read_as": answer.form, "optimal_claimed": answer.status == Status.OPTIMAL})
+        echo_json(report.to_json() | {"read_as": answer.form, "optimal_claimed": answer.status == Status.OPTIMAL},
+                  "report")
     elif answer.count is not None:
         click.echo(f"count: {answer.count} (the counter's word: a count is not checked here)")
     elif solution is not None:

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
+from .. import __version__
 from ..backends import DEFAULT_BACKEND
 from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.files import write_bytes_atomic, write_text_atomic
@@ -149,8 +150,10 @@ def backend_list(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def echo_json(payload: Any) -> None:
-    click.echo(json.dumps(payload, indent=1))
+def echo_json(payload: dict[str, Any], schema: str) -> None:
+    """One JSON object, led by its ``schema`` (what shape follows, e.g. ``puzzlesat/report/1``) and the
+    ``version`` of puzzlesat that wrote it, so that scripts can check both."""
+    click.echo(json.dumps({"schema": f"puzzlesat/{schema}/1", "version": __version__, **payload}, indent=1))
 
 
 def format_seconds(seconds: float) -> str:

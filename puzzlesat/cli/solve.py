@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -66,7 +67,7 @@ def command(
     if report.solution is not None:
         write_pictures(spec, instance, report.solution, png, svg)
     if as_json:
-        echo_json(report.to_json())
+        echo_json(report.to_json(), "report")
     else:
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
         click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})")
@@ -74,7 +75,8 @@ def command(
             click.echo("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
         if report.solution is not None:
             shown = {"steps": True} if steps else {}
-            click.echo(report.solution.render(colour=sys.stdout.isatty(), **shown))
+            colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
+            click.echo(report.solution.render(colour=colour, **shown))
             extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique", "optimal")}
             for key, value in extra.items():
                 click.echo(f"{key}: {value}")
