@@ -162,6 +162,8 @@ def plan_optima(request: Request, instance: Any, backends: list[str]) -> list[Me
             if formula != puzzle.formula_kind(kind):
                 continue
             for name in backends if method != "z3" else ["z3"]:
+                if (method == "maxsat") != ("optimize" in get_backend(name).capabilities):
+                    continue  # an outside MaxSAT solver runs its own method, and only it
                 optimum = on_backend(request, name, kind, method)
                 methods.append(Method(label(puzzle, f"{method} on {optimum.backend.name}", kind),
                                       family(puzzle, kind), solved(optimum, instance, "optimal")))

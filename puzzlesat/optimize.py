@@ -41,6 +41,10 @@ def optimize(encoding: Encoding, method: str, backend: Backend, timeout: float |
         return optimum
     if method == "descent":
         return _descent(encoding, backend, timeout)
+    if method == "maxsat":
+        result = backend.maxsat(encoding, timeout)
+        cost = None if result.cost is None else result.cost + encoding.cost_offset
+        return Optimum(result.status, result.model, cost)
     return _rc2(encoding, method, backend, timeout)
 
 

@@ -114,6 +114,9 @@ class Optimize(Task):
         an SMT encoding); the backend likewise (z3 itself for Z3 Optimize)."""
         kind = encoding_for(puzzle, encoding)
         tuned_method, tuned_backend = self.tuned.get(kind, (None, None))
+        chosen = get_backend(backend) if backend else None
+        if chosen is not None and "optimize" in chosen.capabilities:  # a MaxSAT solver of its own
+            method = method or "maxsat"
         method = method or tuned_method or (self.method if puzzle.formula_kind(kind) == "cnf" else "z3")
         if method not in METHODS:
             raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")

@@ -95,7 +95,7 @@ def test_wcnf_through_maxsat_solvers(run_cli, tmp_path, how):
         output = run(tool("z3"), "-wcnf", "-model", str(wcnf))
     else:
         wcnf = export(run_cli, tmp_path, "amphipod", AMPHIPOD, "wcnf")
-        output = run(tool("rc2.py"), "-vv", *(["--vnew"] if "vnew" in how else []), str(wcnf))
+        output = run(tool("rc2.py"), "-vv", "-x", "-m", *(["--vnew"] if "vnew" in how else []), str(wcnf))
     data = decode(run_cli, tmp_path, "amphipod", AMPHIPOD, wcnf, output)
     assert data["checked"] and [data["answers"]["part1"], data["answers"]["part2"]] == AMPHIPOD_ANSWERS
     if how.startswith("rc2"):  # its cost line, plus the fixed part, is the optimum
@@ -191,3 +191,34 @@ def test_a_model_of_another_instance_or_version_is_refused(run_cli, tmp_path):
     Path(f"{cnf}.vars.json").write_text(json.dumps(varmap))
     code, _, err = run_cli("decode", "aquarium", AQUARIUM, "--model", str(answer), "--map", f"{cnf}.vars.json")
     assert code == 2 and "builds another formula" in err
+
+
+def test_an_outside_maxsat_solver_is_a_backend(run_cli, tmp_path):
+    """external-maxsat: solves the optimisation puzzle on its own; its answer is checked (hard clauses,
+    cost line against the broken soft clauses, the decoded plan) and it takes part in a cross-check."""
+    rc2 = f"external-maxsat:{tool('rc2.py')} -vv -x -m"
+    code, out, err = run_cli("solve", "amphipod", AMPHIPOD, "--backend", rc2, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert [report["answers"]["part1"], report["answers"]["part2"]] == AMPHIPOD_ANSWERS and report["checked"]
+    code, out, err = run_cli("crosscheck", "amphipod", AMPHIPOD, "--no-unfold", "--backends", f"glucose,{rc2}")
+    assert code == 0 and "maxsat on " in out, out + err
+    liar = tmp_path / "liar.sh"  # the same solver with a cost line that lies
+    liar.write_text(f"#!/bin/sh\n{tool('rc2.py')} -vv -x -m \"$@\" | sed 's/^o .*/o 1/'\n")
+    liar.chmod(0o755)
+    code, _, err = run_cli("solve", "amphipod", AMPHIPOD, "--backend", f"external-maxsat:{liar}")
+    assert code == 2 and "its cost line says 1" in err
+
+
+def test_an_outside_model_counter_is_a_backend(run_cli, tmp_path):
+    """external-count: gets the model-counting file and must print an exact count (here a small
+    command line around Ganak, tests/tools/mc_counter.py)."""
+    counter = tmp_path / "counter"
+    counter.write_text(f"#!/bin/sh\nexec {sys.executable} {Path(__file__).parent / 'tools' / 'mc_counter.py'} \"$@\"\n")
+    counter.chmod(0o755)
+    code, out, err = run_cli("count", "jig", JIG, "--backend", f"external-count:{counter}", "--json")
+    assert code == 0, err
+    assert json.loads(out)["answers"] == {"solutions": 8, "up_to_rotation": 2}
+    code, out, err = run_cli("count", "dice", DICE, "--target", "6", "--backend", f"external-count:{counter}")
+    reference = json.loads(run_cli("count", "dice", DICE, "--target", "6", "--backend", "ganak", "--json")[1])
+    assert code == 0 and f"player1_wins: {reference['answers']['player1_wins']}" in out

@@ -21,7 +21,8 @@ from ..core.result import Result, Status
 from ..core.timing import Deadline
 
 #: capability names: ``sat`` solves CNF, ``smt`` solves native SMT encodings, ``enumerate`` can block
-#: models and solve again (uniqueness, counting by enumeration), ``count`` counts models exactly.
+#: models and solve again (uniqueness, counting by enumeration), ``count`` counts models exactly,
+#: ``optimize`` solves weighted MaxSAT on its own (:meth:`Backend.maxsat`).
 CAPABILITIES = ("sat", "smt", "enumerate", "count", "optimize")
 
 
@@ -104,6 +105,12 @@ class Backend(ABC):
     def count(self, encoding: Encoding, timeout: float | None = None) -> int:
         """Exact number of models projected on ``encoding.show`` (backends with capability ``count``)."""
         self.require("count")
+        raise NotImplementedError
+
+    def maxsat(self, encoding: Encoding, timeout: float | None = None) -> Result:
+        """A model of the hard clauses breaking the least weight of soft clauses, with that weight as
+        ``cost`` (backends with capability ``optimize``; status UNSAT when the hard clauses have none)."""
+        self.require("optimize")
         raise NotImplementedError
 
     def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:

@@ -8,6 +8,7 @@ from functools import partial
 from .d4_backend import D4Backend
 from .external import ExternalBackend
 from .ganak_backend import GanakBackend
+from .outside import ExternalCountBackend, ExternalMaxSatBackend
 from .portfolio import PortfolioBackend, member_names
 from .pysat_backend import PysatBackend, pysat_names
 from .registry import alias, register, register_prefix, resolve
@@ -27,4 +28,6 @@ def register_builtin() -> None:
     register("ganak", GanakBackend)
     register("d4", D4Backend)
     register_prefix("external", ExternalBackend)
+    register_prefix("external-maxsat", ExternalMaxSatBackend)
+    register_prefix("external-count", ExternalCountBackend)
     register_prefix("portfolio", lambda members: PortfolioBackend(members, [resolve(name) for name in member_names(members)]))

@@ -7,17 +7,20 @@ incremental: blocking clauses are kept here and the whole formula is re-sent on 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel
 from ..core.processes import die_with_parent
 from ..core.result import Result, Status
-from ..formats.answers import read_answer
+from ..formats.answers import Answer, read_answer
 from ..formats.dimacs import to_dimacs, violated_clause
 from .base import Backend, Session
 
@@ -29,9 +32,14 @@ class ExternalBackend(Backend):
     capabilities = frozenset({"sat", "enumerate"})
     description = "DIMACS solver binary on the PATH (SAT-competition output)"
 
-    def __init__(self, binary: str) -> None:
-        self.binary = binary
-        self.name = f"external:{binary}"
+    #: the family prefix of the backend's name
+    prefix = "external"
+
+    def __init__(self, spec: str) -> None:
+        """``spec`` is the binary, optionally with arguments (``"rc2.py -vv"``)."""
+        words = shlex.split(spec) or [""]
+        self.binary, self.arguments = words[0], words[1:]
+        self.name = f"{self.prefix}:{spec}"
 
     def unavailable_reason(self) -> str | None:
         if shutil.which(self.binary) is None:
@@ -53,32 +61,13 @@ class ExternalSession(Session):
         self.added.append(clause)
 
     def solve(self, timeout: float | None = None) -> Result:
-        fd, path = tempfile.mkstemp(prefix="puzzlesat-", suffix=".cnf")
-        name = self.backend.name
-        result_file = os.path.basename(self.backend.binary) in RESULT_FILE_SOLVERS
-        try:
-            with os.fdopen(fd, "w") as handle:
-                handle.write(to_dimacs(self.encoding, extra=self.added))
-            command = [self.backend.binary, path] + ([path + ".out"] if result_file else [])
-            start = time.perf_counter()
-            try:
-                proc = subprocess.run(command, capture_output=True, text=True,
-                                      timeout=timeout, stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
-            except subprocess.TimeoutExpired:
-                raise SolverTimeout(name, timeout or 0.0) from None
-            except OSError as exc:
-                raise BackendError(f"{name}: cannot run '{self.backend.binary}': {exc.strerror}") from None
-            elapsed = time.perf_counter() - start
+        name, binary = self.backend.name, self.backend.binary
+        result_file = os.path.basename(binary) in RESULT_FILE_SOLVERS
+        with scratch_file(".cnf", to_dimacs(self.encoding, extra=self.added)) as path:
+            command = [binary, *self.backend.arguments, path] + ([path + ".out"] if result_file else [])
+            proc, elapsed = run_tool(command, timeout, name)
             output = _read_result(path + ".out") if result_file else proc.stdout
-        finally:
-            for leftover in (path, path + ".out"):
-                if os.path.exists(leftover):
-                    os.unlink(leftover)
-        try:
-            answer = read_answer(output, f"{name} output")
-        except PuzzlesatError as exc:
-            detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
-            raise BackendError(f"{exc} ({detail[0]})") from None
+        answer = read_tool_answer(proc, output, name)
         status, literals = answer.status, answer.literals
         if status == Status.SAT:
             broken = violated_clause(self.encoding.clauses + self.added, literals)
@@ -86,6 +75,43 @@ class ExternalSession(Session):
                 raise BackendError(f"{name}: its model violates clause {broken + 1} of the formula it was given")
             return Result(status, CnfModel.from_literals(literals, self.encoding.num_vars), name, elapsed)
         return Result(status, None, name, elapsed)
+
+
+@contextmanager
+def scratch_file(suffix: str, text: str) -> Iterator[str]:
+    """A temporary file holding ``text``, removed afterwards with anything written beside it (PATH.out)."""
+    fd, path = tempfile.mkstemp(prefix="puzzlesat-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        yield path
+    finally:
+        for leftover in (path, path + ".out"):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+
+
+def run_tool(command: list[str], timeout: float | None, name: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run an outside tool (it dies with us), killed at ``timeout``; (its run, seconds)."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
+    except subprocess.TimeoutExpired:
+        raise SolverTimeout(name, timeout or 0.0) from None
+    except OSError as exc:
+        raise BackendError(f"{name}: cannot run '{command[0]}': {exc.strerror}") from None
+    return proc, time.perf_counter() - start
+
+
+def read_tool_answer(proc: subprocess.CompletedProcess[str], output: str, name: str) -> Answer:
+    """What the tool printed, read as any standard answer; unreadable, a one-line error that also
+    quotes the tool's last line on stderr (or its exit code)."""
+    try:
+        return read_answer(output, f"{name} output")
+    except PuzzlesatError as exc:
+        detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+        raise BackendError(f"{exc} ({detail[0]})") from None
 
 
 def _read_result(path: str) -> str:

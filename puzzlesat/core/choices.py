@@ -9,6 +9,7 @@ METHODS = {
     "rc2-plain": ("cnf", "RC2 without exhaustion or minimisation (for comparison; slow)"),
     "descent": ("cnf", "SAT descent: solve, then add 'cost <= best - 1' (pysat.pb) until UNSAT"),
     "z3": ("smt", "Z3 Optimize minimising the SMT encoding's cost term"),
+    "maxsat": ("cnf", "the backend's own MaxSAT solver (external-maxsat:BINARY) on the weighted CNF"),
 }
 
 #: ``pysat.card`` encodings of the CNF's cardinality constraints, by their PySAT names

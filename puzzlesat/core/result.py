@@ -22,3 +22,5 @@ class Result:
     model: CnfModel | SmtModel | None = None
     backend: str = ""
     solve_time: float = 0.0
+    #: a MaxSAT answer's cost: the weight of the soft clauses its model breaks
+    cost: int | None = None

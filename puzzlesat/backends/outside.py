@@ -1,0 +1,75 @@
+"""Outside MaxSAT solvers and model counters as backends, beside ``external:`` for SAT solvers.
+
+- ``external-maxsat:BINARY [ARGS]``: any MaxSAT-evaluation solver (``external-maxsat:rc2.py -vv``). It
+  gets the 2022 WCNF; its model must satisfy the hard clauses and break exactly the soft weight its
+  ``o`` line claims. Optimality is its word, as an outside SAT solver's UNSAT is.
+- ``external-count:BINARY [ARGS]``: any model-counting-competition counter. It gets the ``mcc`` file
+  (projection as ``c p show`` and ``c ind``) and must print an exact count (``s mc N`` or
+  ``c s exact arb int N``).
+"""
+from __future__ import annotations
+
+from ..core.encoding import Encoding
+from ..core.errors import BackendError
+from ..core.model import CnfModel
+from ..core.result import Result, Status
+from ..formats.dimacs import to_mcc, to_wcnf, violated_clause
+from .base import Session
+from .external import ExternalBackend, read_tool_answer, run_tool, scratch_file
+
+
+class ExternalMaxSatBackend(ExternalBackend):
+    prefix = "external-maxsat"
+    capabilities = frozenset({"optimize"})
+    description = "MaxSAT solver binary on the PATH (WCNF 2022 in, MaxSAT-evaluation output)"
+
+    def _open(self, encoding: Encoding) -> Session:
+        raise BackendError(f"{self.name} optimises (the optimisation puzzles); it does not solve plain formulas")
+
+    def maxsat(self, encoding: Encoding, timeout: float | None = None) -> Result:
+        self.require("optimize")
+        with scratch_file(".wcnf", to_wcnf(encoding)) as path:
+            proc, elapsed = run_tool([self.binary, *self.arguments, path], timeout, self.name)
+        answer = read_tool_answer(proc, proc.stdout, self.name)
+        if answer.status == Status.UNSAT:
+            return Result(Status.UNSAT, None, self.name, elapsed)
+        if answer.status != Status.OPTIMAL:
+            raise BackendError(f"{self.name}: no optimum ({answer.status.value})")
+        if answer.cost is None or not answer.literals:
+            raise BackendError(f"{self.name}: 'OPTIMUM FOUND' without a cost line and a model "
+                               "(rc2.py prints its model with -vv)")
+        broken = violated_clause(encoding.clauses, answer.literals)
+        if broken is not None:
+            raise BackendError(f"{self.name}: its model violates hard clause {broken + 1}")
+        model = CnfModel.from_literals(answer.literals, encoding.num_vars)
+        weight = sum(w for clause, w in encoding.soft
+                     if not any(model.value(lit) if lit > 0 else not model.value(-lit) for lit in clause))
+        if weight != answer.cost:
+            raise BackendError(f"{self.name}: its cost line says {answer.cost}, its model breaks soft clauses "
+                               f"weighing {weight}")
+        return Result(Status.SAT, model, self.name, elapsed, cost=weight)
+
+
+class ExternalCountBackend(ExternalBackend):
+    prefix = "external-count"
+    capabilities = frozenset({"count"})
+    description = "model counter binary on the PATH (model-counting-competition files and output)"
+
+    def _open(self, encoding: Encoding) -> Session:
+        raise BackendError(f"{self.name} counts; it does not solve")
+
+    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+        self.require("count")
+        with scratch_file(".cnf", to_mcc(encoding)) as path:
+            proc, _ = run_tool([self.binary, *self.arguments, path], timeout, self.name)
+        answer = read_tool_answer(proc, proc.stdout, self.name)
+        if answer.count is None:
+            raise BackendError(f"{self.name}: no exact count in its output ('s mc N' or 'c s exact arb int N')")
+        return answer.count
+
+    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
+        """One run per query, the query's literals added as unit clauses."""
+        return [self.count(Encoding("cnf", encoding.name, encoding.options, pool=encoding.pool,
+                                    clauses=encoding.clauses + [[lit] for lit in query], show=encoding.show,
+                                    show_determines_all=encoding.show_determines_all), timeout)
+                for query in queries]
