@@ -204,7 +204,7 @@ def count(request: Request, instance: Any, watch: Stopwatch | None = None,
 
 
 def count_every_variant(request: Request, instance: Any, watch: Stopwatch, report: Report,
-                        list_first: bool = False) -> tuple[dict[str, int], list[Solution]]:
+                        list_first: bool = False, limit: int | None = None) -> tuple[dict[str, int], list[Solution]]:
     """Every count of ``puzzle.count_variants()`` (a tiling's solutions and its classes up to symmetry;
     dice's two players) under the request's time limit. The formulas are built here, one after the
     other, because their encodes share per-instance work (a tiling's pruning and corner anchoring:
@@ -219,7 +219,7 @@ def count_every_variant(request: Request, instance: Any, watch: Stopwatch, repor
     puzzle = request.puzzle
     deadline = Deadline(request.timeout)
     variants = puzzle.count_variants(request.options)
-    _counting_backend(request, list_first)  # refuse before the encodes, not after
+    _counting_backend(request, list_first or limit is not None)  # refuse before the encodes, not after
     with watch.phase("encode"):
         built = [puzzle.encode(instance, request.encoding, options) for _, options in variants]
 
@@ -227,7 +227,7 @@ def count_every_variant(request: Request, instance: Any, watch: Stopwatch, repor
         child_watch, listed = Stopwatch(), list[Solution]()
         child_report = Report(report.puzzle, report.source, report.backend, report.encoding, report.status)
         found = count(replace(request, options=variants[number][1], timeout=None), instance, child_watch,
-                      listed.append if list_first and number == 0 else None, report=child_report,
+                      listed.append if list_first and number == 0 else None, limit=limit, report=child_report,
                       built=built[number])
         return found, listed, child_watch.times, child_report
 

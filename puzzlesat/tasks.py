@@ -58,9 +58,10 @@ class Task(ABC):
         """The checked answers of one instance (see the subclasses for what is proven)."""
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, report: Report,
-              list_first: bool) -> tuple[dict[str, int], list[Solution]]:
-        """Every count of ``puzzle.count_variants()``, and with ``list_first`` the first count's solutions."""
-        return count_every_variant(request, instance, watch, report, list_first)
+              list_first: bool, limit: int | None = None) -> tuple[dict[str, int], list[Solution]]:
+        """Every count of ``puzzle.count_variants()`` (each stopped at ``limit`` when given), and with
+        ``list_first`` the first count's solutions."""
+        return count_every_variant(request, instance, watch, report, list_first, limit)
 
     def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
         """The backends a cross-check runs when none are named: every available one that can take one
@@ -127,7 +128,7 @@ class Optimize(Task):
         return solve_optimum(request, instance, watch)
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, report: Report,
-              list_first: bool) -> tuple[dict[str, int], list[Solution]]:
+              list_first: bool, limit: int | None = None) -> tuple[dict[str, int], list[Solution]]:
         raise PuzzlesatError(f"{request.puzzle.name} is an optimisation puzzle: its legal plans are too many to "
                              "count and not what is asked; 'solve' proves the optimum")
 

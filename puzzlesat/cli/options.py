@@ -12,7 +12,7 @@ from ..backends import DEFAULT_BACKEND
 from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.puzzle import Puzzle
-from ..encoders import BUILTIN, puzzle_names
+from ..encoders import BUILTIN, FORMULAS, puzzle_names
 from ..formats.picture import to_png, to_svg
 
 #: a command's function, and a click decorator that adds options to one
@@ -35,7 +35,7 @@ class PuzzleName(click.Choice[str]):
         """Ignored: the names come from :func:`puzzle_names`."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        return value if value in BUILTIN else str(super().convert(value, param, ctx))
+        return value if value in BUILTIN + FORMULAS else str(super().convert(value, param, ctx))
 
 
 puzzle_argument = click.argument("puzzle", type=PuzzleName())

@@ -2,9 +2,12 @@
 variable map is :mod:`.varmap`, solver output is read by :mod:`.answers`)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from ..core.encoding import Encoding
+from ..core.errors import PuzzleFormatError
 
 
 def _comments(encoding: Encoding, title: str) -> list[str]:
@@ -72,3 +75,84 @@ def violated_clause(clauses: list[list[int]], literals: list[int]) -> int | None
         if not any(lit in true for lit in clause) and all(lit in assigned for lit in clause):
             return index
     return None
+
+
+@dataclass(frozen=True)
+class Dimacs:
+    """A DIMACS CNF or WCNF file as read: its clauses, the projection it declares (``c p show`` or
+    ``c ind``; empty when none), and for WCNF the weighted soft clauses."""
+
+    num_vars: int
+    clauses: tuple[tuple[int, ...], ...]
+    show: tuple[int, ...] = ()
+    soft: tuple[tuple[tuple[int, ...], int], ...] = ()
+
+
+def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
+    """Read DIMACS CNF (``p cnf V C``) or, with ``weighted``, WCNF: the 2022 format (``h`` hard clauses,
+    ``W`` soft ones, no header) or the older one (``p wcnf V C TOP``, clauses weighted TOP are hard).
+    Errors name the line and column."""
+    header: tuple[int, int, int | None] | None = None
+    clauses: list[tuple[int, ...]] = []
+    soft: list[tuple[tuple[int, ...], int]] = []
+    show: list[int] = []
+    pending: list[int] = []  # a clause may span lines
+    weight: int | None = None  # the pending clause's weight (WCNF); None: hard
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("c"):
+            words = line.split()
+            projection = words[3:] if words[:3] == ["c", "p", "show"] else words[2:] if words[:2] == ["c", "ind"] else None
+            if projection is not None:
+                show += [_literal(token, path, number, raw) for token in projection if token != "0"]
+            continue
+        if line.startswith("p"):
+            words = line.split()
+            kind = "wcnf" if weighted else "cnf"
+            if header is not None or len(words) not in (4, 5) or words[1] != kind:
+                raise PuzzleFormatError(path, number, 1, f"expected one header 'p {kind} VARIABLES CLAUSES"
+                                        f"{' [TOP]' if weighted else ''}', got '{line[:40]}'")
+            numbers = [_literal(token, path, number, raw) for token in words[2:]]
+            header = (numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else None)
+            continue
+        tokens = line.split()
+        for token in tokens:
+            if weighted and not pending and weight is None:
+                if token == "h":
+                    weight = -1
+                    continue
+                weight = _literal(token, path, number, raw)
+                if weight <= 0:
+                    raise PuzzleFormatError(path, number, raw.find(token) + 1, "a soft clause's weight must be positive")
+                continue
+            lit = _literal(token, path, number, raw)
+            if lit:
+                pending.append(lit)
+                continue
+            clause = tuple(pending)
+            top = header[2] if header else None
+            if not weighted or weight == -1 or (top is not None and weight is not None and weight >= top):
+                clauses.append(clause)
+            else:
+                soft.append((clause, weight or 0))
+            pending, weight = [], None
+    if pending:
+        raise PuzzleFormatError(path, None, None, "the last clause does not end with 0")
+    if header is None and not weighted:
+        raise PuzzleFormatError(path, None, None, "no 'p cnf VARIABLES CLAUSES' header: not a DIMACS CNF file")
+    used = max((abs(lit) for clause in [*clauses, *(c for c, _ in soft)] for lit in clause), default=0)
+    num_vars = max(header[0] if header else 0, used, max(show, default=0))
+    if header is not None and used > header[0]:
+        raise PuzzleFormatError(path, None, None, f"variable {used} is beyond the header's {header[0]}")
+    return Dimacs(num_vars, tuple(clauses), tuple(sorted(set(show))), tuple(soft))
+
+
+def _literal(token: str, path: str, number: int, line: str) -> int:
+    if not _INTEGER.fullmatch(token):
+        raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token[:20]}' is not an integer")
+    return int(token)
+
+
+_INTEGER = re.compile(r"-?\d{1,10}")

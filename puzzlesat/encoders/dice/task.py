@@ -63,10 +63,10 @@ class CountUniverses(Task):
         return solve_counting(request, instance, watch)
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, report: Report,
-              list_first: bool) -> tuple[dict[str, int], list[Solution]]:
+              list_first: bool, limit: int | None = None) -> tuple[dict[str, int], list[Solution]]:
         """With an exact counter, both players from one pair of compilations; otherwise by enumeration."""
         if list_first or "count" not in request.backend.capabilities:
-            return super().count(request, instance, watch, report, list_first)
+            return super().count(request, instance, watch, report, list_first, limit)
         _, wins, report.size = count_universes(request, instance, request.timeout, watch)
         report.solved_by.append(request.backend.name)
         variants = request.puzzle.count_variants(request.options)

@@ -1,0 +1,87 @@
+"""Any WCNF file (MaxSAT, the 2022 format or the older ``p wcnf``) as a puzzle: ``puzzlesat solve wcnf
+FILE.wcnf`` proves the least cost with any optimisation method (RC2, SAT descent, an outside MaxSAT
+solver) and checks the model against the hard clauses and the cost against the soft ones."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.encoding import Encoding
+from ...core.errors import PuzzlesatError
+from ...core.model import CnfModel, SmtModel
+from ...core.options import EncoderOptions
+from ...core.puzzle import Puzzle
+from ...formats.dimacs import Dimacs, parse_dimacs
+from ...formats.picture import Picture
+from ...tasks import Optimize
+from ..cnf import as_literals, every_assignment, falsified
+
+
+@dataclass(frozen=True)
+class WcnfInstance:
+    formula: Dimacs
+    source: str = ""
+
+    def cost(self, literals: tuple[int, ...]) -> int:
+        """The weight of the soft clauses ``literals`` break."""
+        true = set(literals)
+        return sum(weight for clause, weight in self.formula.soft if not any(lit in true for lit in clause))
+
+
+@dataclass(frozen=True)
+class WcnfSolution:
+    literals: tuple[int, ...]
+    cost: int
+
+    def render(self, colour: bool = False) -> str:
+        return f"o {self.cost}\nv " + " ".join(map(str, self.literals)) + " 0"
+
+    def answers(self) -> dict[str, Any]:
+        return {"cost": self.cost}
+
+
+class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
+    name = "wcnf"
+    encodings = ("cnf",)
+    options_type = EncoderOptions
+    instance_suffix = ".wcnf"
+    task = Optimize("rc2")
+
+    def parse(self, text: str, path: str, **reading: Any) -> WcnfInstance:
+        return WcnfInstance(parse_dimacs(text, path, weighted=True), path)
+
+    def build(self, instance: WcnfInstance, kind: str, options: EncoderOptions) -> Encoding:
+        from pysat.formula import IDPool
+
+        formula = instance.formula
+        return Encoding("cnf", pool=IDPool(start_from=formula.num_vars + 1), clauses=[list(c) for c in formula.clauses],
+                        soft=[(list(c), w) for c, w in formula.soft], show=list(range(1, formula.num_vars + 1)))
+
+    def decode(self, instance: WcnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> WcnfSolution:
+        literals = tuple(v if model.value(v) else -v for v in range(1, instance.formula.num_vars + 1))
+        return WcnfSolution(literals, instance.cost(literals))
+
+    def check(self, instance: WcnfInstance, solution: WcnfSolution) -> list[str]:
+        problems = falsified(instance.formula.clauses, solution.literals)
+        if instance.cost(solution.literals) != solution.cost:
+            problems.append(f"the model breaks soft clauses weighing {instance.cost(solution.literals)}, "
+                            f"not {solution.cost}")
+        return problems
+
+    def reference(self, instance: WcnfInstance, limit: int | None,
+                  options: EncoderOptions | None = None) -> list[WcnfSolution]:
+        """The cheapest model, by trying every assignment."""
+        formula, best = instance.formula, None
+        for mask in every_assignment(formula.num_vars, instance.source):
+            literals = as_literals(mask, formula.num_vars)
+            if not falsified(formula.clauses, literals):
+                cost = instance.cost(literals)
+                if best is None or cost < best.cost:
+                    best = WcnfSolution(literals, cost)
+        return [best] if best is not None else []
+
+    def picture(self, instance: WcnfInstance, solution: WcnfSolution) -> Picture:
+        raise PuzzlesatError("wcnf: a model has no picture")
+
+
+PUZZLE = Wcnf()

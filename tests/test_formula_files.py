@@ -1,0 +1,90 @@
+"""Plain DIMACS and WCNF files as puzzles ('cnf', 'wcnf'): every model checked against the file, counts
+and optima against a walk over every assignment, on random small formulas."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.request import request
+from puzzlesat.solving import count, solve
+
+CNF, WCNF = get_puzzle("cnf"), get_puzzle("wcnf")
+
+
+def random_cnf(rng: random.Random, variables: int, clauses: int, projected: bool) -> str:
+    lines = [f"p cnf {variables} {clauses}"]
+    if projected:
+        lines.append("c p show " + " ".join(map(str, rng.sample(range(1, variables + 1), variables // 2))) + " 0")
+    for _ in range(clauses):
+        lits = [v if rng.random() < 0.5 else -v for v in rng.sample(range(1, variables + 1), 3)]
+        lines.append(" ".join(map(str, lits)) + " 0")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_cnf_counts_agree_with_every_assignment(seed):
+    rng = random.Random(seed)
+    variables = rng.randint(3, 10)
+    text = random_cnf(rng, variables, rng.randint(1, 5 * variables), projected=seed % 2 == 1)
+    instance = CNF.parse(text, f"random-{seed}.cnf")
+    expected = len(CNF.reference(instance, None))
+    assert count(request(CNF, "cadical"), instance) == expected
+    assert count(request(CNF, "ganak"), instance) == expected
+    report = solve(request(CNF, "glucose"), instance)
+    assert report.status == ("SAT" if expected else "UNSAT") and (report.checked or not expected)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_wcnf_optimum_agrees_with_every_assignment(seed):
+    rng = random.Random(100 + seed)
+    variables = rng.randint(3, 9)
+    hard = random_cnf(rng, variables, rng.randint(0, 2 * variables), projected=False).splitlines()[1:]
+    soft = [f"{rng.randint(1, 9)} {v if rng.random() < 0.5 else -v} 0" for v in range(1, variables + 1)]
+    text = "\n".join(["h " + line for line in hard] + soft) + "\n"
+    instance = WCNF.parse(text, f"random-{seed}.wcnf")
+    expected = WCNF.reference(instance, 1)
+    for method in ("rc2", "descent"):
+        report = solve(request(WCNF, "cadical", method=method), instance)
+        if not expected:
+            assert report.status == "UNSAT"
+        else:
+            assert report.checked and report.answers["cost"] == expected[0].cost
+
+
+def test_both_wcnf_formats_read_the_same(tmp_path):
+    new = WCNF.parse("c 2022\nh 1 2 0\n3 -1 0\n5 -2 0\n", "new.wcnf")
+    old = WCNF.parse("p wcnf 2 3 9\n9 1 2 0\n3 -1 0\n5 -2 0\n", "old.wcnf")
+    assert new.formula == old.formula
+    assert solve(request(WCNF), new).answers["cost"] == 3
+
+
+@pytest.mark.parametrize("text,message", [
+    ("p cnf 2 1\n1 x 0\n", "bad.cnf:2:3: 'x' is not an integer"),
+    ("1 2 0\n", "bad.cnf: no 'p cnf VARIABLES CLAUSES' header"),
+    ("p cnf 2 1\n1 3 0\n", "bad.cnf: variable 3 is beyond the header's 2"),
+    ("p cnf 2 1\n1 2\n", "bad.cnf: the last clause does not end with 0"),
+    ("p cnf 2 1\np cnf 2 1\n", "bad.cnf:2:1: expected one header"),
+])
+def test_malformed_files_are_one_line(run_cli, tmp_path, text, message):
+    (tmp_path / "bad.cnf").write_text(text)
+    code, out, err = run_cli("solve", "cnf", str(tmp_path / "bad.cnf"))
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_command_line_on_a_plain_cnf(run_cli, tmp_path):
+    path = tmp_path / "three.cnf"
+    path.write_text("p cnf 3 2\nc p show 1 2 0\n1 2 0\n-1 3 0\n")
+    code, out, _ = run_cli("count", "cnf", str(path), "--jsonl")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(lines) == 4 and lines[-1]["solutions"] == 3 and lines[-1]["complete"]
+    code, out, _ = run_cli("count", "cnf", str(path), "--limit", "2", "--json")
+    payload = json.loads(out)
+    assert payload["answers"] == {"solutions": 2} and payload["complete"] is False
+    code, out, _ = run_cli("crosscheck", "cnf", str(path), "--backends", "cadical,kissat,z3,portfolio:glucose+minisat")
+    assert code == 0 and "independent methods agree" in out
+    (tmp_path / "none.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
+    code, out, _ = run_cli("solve", "cnf", str(tmp_path / "none.cnf"))
+    assert code == 1 and "UNSAT" in out
