@@ -19,6 +19,7 @@ from .core.model import CnfModel, SmtModel
 from .core.puzzle import Puzzle, Solution
 from .core.result import Status
 from .core.timing import Deadline, Stopwatch
+from .formats.picture import Picture
 from .request import Request
 
 
@@ -38,6 +39,16 @@ class Report:
     times: dict[str, float] = field(default_factory=dict)
     #: the backend that answered each solver call; differs from ``backend`` for a portfolio (the winners)
     solved_by: list[str] = field(default_factory=list)
+    #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
+    draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's rich display: the solution as the SVG picture ``--svg`` writes."""
+        if self.solution is None or self.draw is None:
+            return None
+        from .formats.picture import to_svg
+
+        return to_svg(self.draw(self.solution))
 
     def to_json(self) -> dict[str, Any]:
         return {"puzzle": self.puzzle, "source": self.source, "backend": self.backend,
@@ -81,7 +92,8 @@ def solve(request: Request, instance: Any, watch: Stopwatch | None = None) -> Re
 def _report(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, backend: str = "") -> Report:
     """A report of ``request`` on ``instance``, status still unknown."""
     return Report(request.puzzle.name, getattr(instance, "source", ""), backend or request.backend.name,
-                  request.encoding, "UNKNOWN", size=encoding.size(), times=watch.times)
+                  request.encoding, "UNKNOWN", size=encoding.size(), times=watch.times,
+                  draw=partial(request.puzzle.picture, instance))
 
 
 def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopwatch) -> Report:

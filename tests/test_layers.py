@@ -12,12 +12,15 @@ PIPELINE = {"solving", "optimize", "crosscheck", "bench", "tasks", "request"}
 
 
 def layer(module: str) -> int:
-    """The layer of ``puzzlesat.X.Y``."""
+    """The layer of ``puzzlesat.X.Y``; the package itself is above them all (it re-exports the Python
+    interface, lazily)."""
+    if module == "puzzlesat":
+        return len(LAYERS)
     parts = module.split(".")
     top = parts[1] if len(parts) > 1 else ""
     if top in PIPELINE:
         return LAYERS.index("pipeline")
-    if top == "entry":
+    if top in ("entry", "api"):
         return LAYERS.index("cli")
     return LAYERS.index(top) if top in LAYERS else -1
 
