@@ -88,3 +88,17 @@ def test_command_line_on_a_plain_cnf(run_cli, tmp_path):
     (tmp_path / "none.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
     code, out, _ = run_cli("solve", "cnf", str(tmp_path / "none.cnf"))
     assert code == 1 and "UNSAT" in out
+
+
+def test_bench_takes_a_directory_of_cnf_files(run_cli, tmp_path):
+    rng = random.Random(5)
+    (tmp_path / "in").mkdir()
+    for number in range(3):
+        (tmp_path / "in" / f"f{number}.cnf").write_text(random_cnf(rng, 8, 30, projected=False))
+    code, out, err = run_cli("bench", "--puzzle", "cnf", "--instances", str(tmp_path / "in"), "--backends",
+                             "cadical,minisat", "--repeat", "1", "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    rows = json.loads((tmp_path / "out" / "bench.json").read_text())["rows"]
+    assert len(rows) == 9 and {row["status"] for row in rows} <= {"SAT", "UNSAT"}
+    for name in ("f0", "f1", "f2"):  # every method agrees on each file
+        assert len({row["status"] for row in rows if row["instance"].endswith(f"{name}.cnf")}) == 1

@@ -21,13 +21,14 @@ from ..bench import (
 )
 from ..core.errors import PuzzlesatError
 from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
-from ..encoders import BUILTIN, get_puzzle
+from ..encoders import BUILTIN, FORMULAS, get_puzzle
 from .options import backend_list, format_seconds
 from .supervised import SupervisedCommand
 
 
 @click.command("bench", cls=SupervisedCommand, deadline=None, inputs=())
-@click.option("--puzzle", type=click.Choice(BUILTIN), default=None, help="Only this puzzle (default: all five).")
+@click.option("--puzzle", type=click.Choice(BUILTIN + FORMULAS), default=None,
+              help="Only this puzzle (default: the five with bundled instances); cnf and wcnf need --instances.")
 @click.option("--backends", default=None,
               help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
                    "backend); the reference always runs.")
@@ -54,9 +55,12 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     Example:
       puzzlesat bench --puzzle aquarium --backends cadical,glucose,z3 --repeat 5 --plot bench/out/aquarium.png
       puzzlesat bench --puzzle jig --instances instances/jig --timeout 10 --jobs 2
+      puzzlesat bench --puzzle cnf --instances my-cnfs --backends cadical,kissat,external:minisat
     """
     if directory and not puzzle:
         raise PuzzlesatError("--instances needs --puzzle (which puzzle the files are)")
+    if puzzle in FORMULAS and not directory:
+        raise PuzzlesatError(f"--puzzle {puzzle} needs --instances DIR (a directory of .{puzzle} files)")
     # the outputs' places are checked before the runs, so that no result is lost at the end
     check_writable(out)
     if plot_path:
