@@ -9,7 +9,7 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .backends.forking import run_forked
 from .core.encoding import Encoding
@@ -19,8 +19,10 @@ from .core.model import CnfModel, SmtModel
 from .core.puzzle import Puzzle, Solution
 from .core.result import Status
 from .core.timing import Deadline, Stopwatch
-from .formats.picture import Picture
 from .request import Request
+
+if TYPE_CHECKING:
+    from .formats.picture import Picture
 
 
 @dataclass

@@ -3,31 +3,44 @@ cadical, kissat, glucose, minisat), Z3, the exact counters Ganak and D4, and the
 ``portfolio:NAME,...`` families. Adding a backend: its module, and one line here."""
 from __future__ import annotations
 
-from functools import partial
+import importlib
+from collections.abc import Callable
+from typing import Any
 
-from .d4_backend import D4Backend
-from .external import ExternalBackend
-from .ganak_backend import GanakBackend
-from .outside import ExternalCountBackend, ExternalMaxSatBackend
-from .portfolio import PortfolioBackend, member_names
-from .pysat_backend import PysatBackend, pysat_names
+from .base import Backend
 from .registry import alias, register, register_prefix, resolve
-from .z3_backend import Z3Backend
 
 #: the short names people type, for the PySAT solver each stands for
 SHORT = {"cadical": "cadical195", "kissat": "kissat404", "glucose": "glucose4", "minisat": "minisat22"}
 
 
+def _lazy(module: str, name: str, *bound: Any) -> Callable[..., Backend]:
+    """A factory that imports ``module`` only when the backend is made (a command pays for the backends
+    it uses: multiprocessing for a portfolio, the counters' bindings, ...)."""
+    def make(*args: Any) -> Backend:
+        backend: Backend = getattr(importlib.import_module(f"{__package__}.{module}"), name)(*bound, *args)
+        return backend
+    return make
+
+
+def _portfolio(members: str) -> Backend:
+    from .portfolio import PortfolioBackend, member_names
+
+    return PortfolioBackend(members, [resolve(name) for name in member_names(members)])
+
+
 def register_builtin() -> None:
+    from .pysat_backend import pysat_names
+
     for canonical in pysat_names():
-        register(f"pysat:{canonical}", partial(PysatBackend, canonical))
+        register(f"pysat:{canonical}", _lazy("pysat_backend", "PysatBackend", canonical))
         alias(canonical, f"pysat:{canonical}")  # a bare PySAT name works too: --backend glucose3
     for short, full in SHORT.items():
         alias(short, f"pysat:{full}")
-    register("z3", Z3Backend)
-    register("ganak", GanakBackend)
-    register("d4", D4Backend)
-    register_prefix("external", ExternalBackend)
-    register_prefix("external-maxsat", ExternalMaxSatBackend)
-    register_prefix("external-count", ExternalCountBackend)
-    register_prefix("portfolio", lambda members: PortfolioBackend(members, [resolve(name) for name in member_names(members)]))
+    register("z3", _lazy("z3_backend", "Z3Backend"))
+    register("ganak", _lazy("ganak_backend", "GanakBackend"))
+    register("d4", _lazy("d4_backend", "D4Backend"))
+    register_prefix("external", _lazy("external", "ExternalBackend"))
+    register_prefix("external-maxsat", _lazy("outside", "ExternalMaxSatBackend"))
+    register_prefix("external-count", _lazy("outside", "ExternalCountBackend"))
+    register_prefix("portfolio", _portfolio)

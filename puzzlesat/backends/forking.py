@@ -6,7 +6,6 @@ fork, so nothing is rebuilt, and its result comes back through a pipe.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import time
@@ -38,6 +37,8 @@ def run_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) 
     """Run every ``fn`` at the same time, each in its own forked child, and return their results in
     order: independent solver calls (dice's two counts) use all cores. Past ``timeout`` seconds, or when
     one fails, all children are killed."""
+    import multiprocessing  # here, not at the top: a command that forks nothing does not pay for it
+
     ctx = multiprocessing.get_context("fork")
     end = None if timeout is None else time.perf_counter() + timeout
     running = []
@@ -61,6 +62,8 @@ def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, bac
     An enumeration under :func:`call_with_timeout` would fork once per solve, and each child's learnt
     clauses die with it; here one child keeps its solver for the whole loop, and the parent reads each
     item as it comes. Closing the generator early (a ``limit`` reached) kills the child."""
+    import multiprocessing  # here, not at the top: a command that forks nothing does not pay for it
+
     ctx = multiprocessing.get_context("fork")
     end = None if timeout is None else time.perf_counter() + timeout
     receiver, sender = ctx.Pipe(duplex=False)

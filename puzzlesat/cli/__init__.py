@@ -1,6 +1,7 @@
 """The ``puzzlesat`` command line (click). Each command lives in its own module."""
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -10,7 +11,21 @@ from .supervised import fail_usage, run_reported
 
 
 class _Group(click.Group):
-    """Turns every expected failure into one line on stderr and its exit code (README, "Exit codes")."""
+    """Turns every expected failure into one line on stderr and its exit code (README, "Exit codes");
+    loads a command's module when the command is run (:data:`COMMANDS`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        command: click.Command = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}").command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, summary) in sorted(COMMANDS.items())])
 
     def invoke(self, ctx: click.Context) -> None:
         sys.exit(run_reported(lambda: super(_Group, self).invoke(ctx)))
@@ -39,20 +54,15 @@ def main() -> None:
     """
 
 
-def _register() -> None:
-    from . import (
-        backends_cmd,
-        bench_cmd,
-        count,
-        crosscheck,
-        decode,
-        export,
-        generate,
-        solve,
-    )
-
-    for module in (solve, count, export, decode, crosscheck, generate, backends_cmd, bench_cmd):
-        main.add_command(module.command)
-
-
-_register()
+#: command -> (its module, the one-line summary 'puzzlesat --help' lists): the commands are imported
+#: only when run, so that listing them imports no solver (tests/test_startup.py checks both)
+COMMANDS = {
+    "backends": ("backends_cmd", "List every backend with its capabilities and whether it is available here."),
+    "bench": ("bench_cmd", "Time every instance with every backend and the solver-free reference."),
+    "count": ("count", "Count all solutions of FILE, by enumeration or with an exact counter."),
+    "crosscheck": ("crosscheck", "Solve FILE with every backend (each of its encodings) and the reference."),
+    "decode": ("decode", "Decode a solver's answer to the export of FILE, and check it."),
+    "export": ("export", "Write the encoding of FILE for an external solver, with a variable map."),
+    "generate": ("generate", "Generate puzzle instances."),
+    "solve": ("solve", "Solve FILE, check the solution independently, and (aquarium) prove it unique."),
+}

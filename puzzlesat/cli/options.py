@@ -13,7 +13,6 @@ from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.puzzle import Puzzle
 from ..encoders import BUILTIN, FORMULAS, puzzle_names
-from ..formats.picture import to_png, to_svg
 
 #: a command's function, and a click decorator that adds options to one
 Fn = TypeVar("Fn", bound=Callable[..., Any])
@@ -138,6 +137,8 @@ def write_pictures(puzzle: Puzzle[Any, Any, Any], instance: Any, solution: Any, 
     """Draw a checked solution into the files asked for (atomically: never a half-written picture)."""
     if not (png or svg):
         return
+    from ..formats.picture import to_png, to_svg
+
     picture = puzzle.picture(instance, solution)
     if png:
         write_bytes_atomic(png, to_png(picture))

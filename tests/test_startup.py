@@ -1,0 +1,48 @@
+"""Start-up stays near the floor: 'puzzlesat --help' imports neither the solvers nor the commands, and
+a command imports only what it uses (speed itself is measured in bench/, not here)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from puzzlesat.cli import COMMANDS, main
+
+from .conftest import INSTANCES
+
+ROOT = INSTANCES.parent
+
+#: what listing the commands must not import: solvers, the commands, and heavy standard modules
+NOT_FOR_HELP = ("pysat", "z3", "pyganak", "py_d4", "multiprocessing", "xml", "urllib.request", "email",
+                "puzzlesat.backends.pysat_backend", "puzzlesat.encoders.", "puzzlesat.solving", "puzzlesat.cli.solve",
+                "puzzlesat.bench", "puzzlesat.formats.picture")
+
+
+def imported_by(*args: str) -> set[str]:
+    """The modules a fresh interpreter holds after running the command line with ``args`` (in this
+    process: with a stdout that has no file descriptor the supervisor runs the command in place)."""
+    code = ("import io, sys\nfrom puzzlesat.cli import main\nsys.stdout = io.StringIO()\n"
+            f"try:\n    main({list(args)!r})\nexcept SystemExit:\n    pass\n"
+            "sys.__stdout__.write('\\n'.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    return set(done.stdout.split())
+
+
+def test_help_imports_no_solver_and_no_command():
+    loaded = imported_by("--help")
+    assert not [m for m in loaded if m.startswith(NOT_FOR_HELP)], sorted(m for m in loaded if m.startswith(NOT_FOR_HELP))
+
+
+def test_solving_an_aquarium_needs_no_portfolio_bench_or_other_puzzle():
+    loaded = imported_by("solve", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    assert "pysat.solvers" in loaded
+    unwanted = ("xml", "urllib.request", "multiprocessing", "puzzlesat.backends.portfolio", "puzzlesat.bench",
+                "puzzlesat.encoders.jigsaw", "puzzlesat.cli.count")
+    assert not [m for m in loaded if m.startswith(unwanted)]
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_listed_command_loads_under_its_name(name):
+    command = main.get_command(None, name)  # type: ignore[arg-type]
+    assert command is not None and command.name == name and COMMANDS[name][1]
