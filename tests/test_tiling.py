@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 
@@ -318,3 +319,27 @@ def test_crosscheck_of_a_jig_without_solution_says_unsat(run_cli, tmp_path):
     code, out, _ = run_cli("crosscheck", "jig", str(path), "--backends", "cadical,z3")
     rows = out.splitlines()[2:-1]
     assert code == 0 and len(rows) == 4 and all(line.split()[-6] == "UNSAT" for line in rows)
+
+
+def test_the_monster_search_finds_what_a_plain_scan_finds():
+    """The bit-parallel search (all start columns of a row at once) against the cell-by-cell scan, on
+    random pictures of every density, sizes below and above the monster's."""
+    from puzzlesat.encoders.jigsaw.solution import MONSTER, MONSTER_CELLS, _monster_corners
+
+    def plain(picture):
+        return sorted((r, c) for r in range(len(picture) - len(MONSTER) + 1)
+                      for c in range(len(picture[0]) - len(MONSTER[0]) + 1)
+                      if all(picture[r + dr][c + dc] == "#" for dr, dc in MONSTER_CELLS))
+
+    rng = random.Random(23)
+    for _ in range(300):
+        height, width, density = rng.randint(1, 30), rng.randint(1, 45), rng.choice([0.5, 0.8, 0.95, 1.0])
+        picture = tuple("".join("#" if rng.random() < density else "." for _ in range(width)) for _ in range(height))
+        assert sorted(_monster_corners(picture)) == plain(picture)
+
+
+def test_the_eight_orientations_at_once_are_orient_of_each():
+    from puzzlesat.encoders.jigsaw.grids import orient, orientations
+
+    grid = ("abc", "def", "ghi")
+    assert orientations(grid) == [orient(grid, o) for o in range(8)]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 import sys
 import tempfile
@@ -156,7 +155,7 @@ def _target(path: str) -> str | None:
 def _stage(path: str, target: str, data: bytes) -> str:
     """Write ``data`` to a new temporary file beside ``target``. Its name is announced to the supervisor
     before the file exists, so that no moment leaves a file the supervisor does not know of."""
-    tmp = os.path.join(os.path.dirname(target), f".puzzlesat-{os.getpid()}-{secrets.token_hex(6)}.tmp")
+    tmp = os.path.join(os.path.dirname(target), f".puzzlesat-{os.getpid()}-{os.urandom(6).hex()}.tmp")
     announce_temp(tmp)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as to any file

@@ -1,18 +1,20 @@
 """Amphipod (AoC 2021 day 23): the least energy to sort amphipods into their rooms, proven optimal."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
-from ...formats.picture import Picture
 from ...tasks import Optimize
 from .check import check as _check
 from .instance import AmphipodInstance
 from .instance import parse as _parse
 from .solution import AmphipodSolution, Plan
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 
 class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):

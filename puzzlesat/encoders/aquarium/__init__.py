@@ -1,18 +1,20 @@
 """Aquarium (puzzle-aquarium.com): regions fill with water to one level; rows and columns are counted."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
-from ...formats.picture import Picture
 from ...tasks import Satisfy
 from . import check as _check
 from .instance import AquariumInstance
 from .instance import parse as _parse
 from .options import AquariumOptions
 from .solution import AquariumSolution
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 
 class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):

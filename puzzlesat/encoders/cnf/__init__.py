@@ -8,7 +8,7 @@ else), counts are projected on the file's ``c p show`` / ``c ind`` variables whe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.encoding import Encoding
 from ...core.errors import PuzzlesatError
@@ -16,8 +16,10 @@ from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import Dimacs, parse_dimacs
-from ...formats.picture import Picture
 from ...tasks import Satisfy
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 #: the reference tries every assignment: 2^16 of them at most
 REFERENCE_VARIABLES = 16

@@ -3,19 +3,21 @@ universes each player wins (Ganak, enumeration, or Z3 on the recurrence)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.encoding import Encoding
 from ...core.errors import PuzzlesatError
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
-from ...formats.picture import Picture
 from .check import check_part1, check_universe
 from .instance import DiceInstance, Game
 from .instance import parse as _parse
 from .options import DiceOptions
 from .solution import DiceSolution, Part1, Universe
 from .task import CountUniverses
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
 

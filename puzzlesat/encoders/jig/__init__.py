@@ -3,14 +3,17 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from ...formats.picture import Picture
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
 from .instance import JigInstance
 from .instance import parse as _parse
 from .solution import JigSolution, rotate
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 
 @lru_cache(maxsize=8)  # encode, decode and reference of one instance share it

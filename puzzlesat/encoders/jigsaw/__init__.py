@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
+from typing import TYPE_CHECKING
 
-from ...formats.picture import Picture
 from ..tiling.problem import TilingProblem
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
@@ -12,6 +12,9 @@ from .instance import JigsawInstance
 from .instance import parse as _parse
 from .solution import JigsawSolution
 from .tiles import tiling_problem
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 
 class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):

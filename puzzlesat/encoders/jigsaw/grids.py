@@ -8,7 +8,7 @@ Grid = tuple[str, ...]
 
 
 def rotate_cw(grid: Grid) -> Grid:
-    return tuple("".join(row[c] for row in reversed(grid)) for c in range(len(grid[0])))
+    return tuple("".join(column) for column in zip(*reversed(grid)))
 
 
 def orient(grid: Grid, orientation: int) -> Grid:
@@ -17,6 +17,14 @@ def orient(grid: Grid, orientation: int) -> Grid:
     if orientation >= 4:
         grid = tuple(row[::-1] for row in grid)
     return grid
+
+
+def orientations(grid: Grid) -> list[Grid]:
+    """``[orient(grid, o) for o in range(8)]`` with 3 rotations instead of 12."""
+    turned = [grid]
+    for _ in range(3):
+        turned.append(rotate_cw(turned[-1]))
+    return turned + [tuple(row[::-1] for row in look) for look in turned]
 
 
 def composition_table() -> list[list[int]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..tiling.problem import TilingProblem, Variant
-from .grids import composition_table, orient
+from .grids import composition_table, orientations
 from .instance import JigsawInstance
 
 
@@ -21,7 +21,7 @@ def borders(grid: tuple[str, ...]) -> tuple[str, str, str, str]:
 @lru_cache(maxsize=8)  # encode, decode and reference of one instance share it
 def tiling_problem(instance: JigsawInstance) -> TilingProblem:
     oriented = [(Variant(piece, o, borders(look)), look)
-                for piece, tile in enumerate(instance.tiles) for o in range(8) for look in [orient(tile, o)]]
+                for piece, tile in enumerate(instance.tiles) for o, look in enumerate(orientations(tile))]
     table = composition_table()
     # whole-image symmetries that map the grid onto itself: all 8 for a square, else 180-degree
     # rotation and the two mirrors

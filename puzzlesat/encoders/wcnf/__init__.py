@@ -4,7 +4,7 @@ solver) and checks the model against the hard clauses and the cost against the s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.encoding import Encoding
 from ...core.errors import PuzzlesatError
@@ -12,9 +12,11 @@ from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import Dimacs, parse_dimacs
-from ...formats.picture import Picture
 from ...tasks import Optimize
 from ..cnf import as_literals, every_assignment, falsified
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 
 @dataclass(frozen=True)
