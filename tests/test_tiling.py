@@ -324,7 +324,7 @@ def test_crosscheck_of_a_jig_without_solution_says_unsat(run_cli, tmp_path):
 def test_the_monster_search_finds_what_a_plain_scan_finds():
     """The bit-parallel search (all start columns of a row at once) against the cell-by-cell scan, on
     random pictures of every density, sizes below and above the monster's."""
-    from puzzlesat.encoders.jigsaw.solution import MONSTER, MONSTER_CELLS, _monster_corners
+    from puzzlesat.encoders.jigsaw.solution import MONSTER, MONSTER_CELLS, monster_corners
 
     def plain(picture):
         return sorted((r, c) for r in range(len(picture) - len(MONSTER) + 1)
@@ -335,7 +335,7 @@ def test_the_monster_search_finds_what_a_plain_scan_finds():
     for _ in range(300):
         height, width, density = rng.randint(1, 30), rng.randint(1, 45), rng.choice([0.5, 0.8, 0.95, 1.0])
         picture = tuple("".join("#" if rng.random() < density else "." for _ in range(width)) for _ in range(height))
-        assert sorted(_monster_corners(picture)) == plain(picture)
+        assert sorted(monster_corners(picture)) == plain(picture)
 
 
 def test_the_eight_orientations_at_once_are_orient_of_each():
@@ -343,3 +343,18 @@ def test_the_eight_orientations_at_once_are_orient_of_each():
 
     grid = ("abc", "def", "ghi")
     assert orientations(grid) == [orient(grid, o) for o in range(8)]
+
+
+@pytest.mark.parametrize("size,seed", [(3, 1), (5, 2), (8, 3), (12, 4)])
+def test_generated_pictures_show_monsters_in_one_orientation(size, seed):
+    """PUZZLES.md: the answer counts "in the orientation in which monsters appear", so a generated
+    picture must not show a stray monster in a second orientation."""
+    import random as _random
+
+    from puzzlesat.encoders.jigsaw.generate import _picture
+    from puzzlesat.encoders.jigsaw.grids import orient
+    from puzzlesat.encoders.jigsaw.solution import monster_corners
+
+    lines = tuple("".join(row) for row in _picture(size * 8, _random.Random(seed)))
+    with_monsters = [o for o in range(8) if monster_corners(orient(lines, o))]
+    assert with_monsters in ([], [0]) and (size * 8 < 20 or with_monsters == [0])
