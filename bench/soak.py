@@ -22,6 +22,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from puzzlesat.core.processes import alive, descendants
+
 ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 INSTANCES = ROOT / "instances"
@@ -55,30 +57,6 @@ def commands(rng: random.Random, work: Path) -> list[str]:
         ["solve", "dice", dice, "--target", str(rng.randrange(6, 25))],
         ["bench", "--puzzle", "aquarium", "--backends", "cadical", "--repeat", "1", "--out", str(work / "out")],
     ])
-
-
-def descendants(pid: int) -> set[int]:
-    parents = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parents[int(entry.name)] = int(fields[1])
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def one_run(seed: int) -> list[str]:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from puzzlesat.core.processes import alive, descendants
+
 from .conftest import INSTANCES
 
 EXE = str(Path(sys.executable).parent / "puzzlesat")
@@ -124,31 +126,6 @@ def test_hostile_input_holds_the_time_limit(tmp_path, scratch, puzzle):
 
 # --- signals ---------------------------------------------------------------------------------------
 
-def _descendants(pid: int) -> set[int]:
-    """Every live (not zombie) process below ``pid``, from /proc."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parents[int(entry.name)] = int(fields[1])
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 COMMANDS = {
     "solve": (["solve", "dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt"), "--target", "40", "--timeout", "60"], 3),
     "count": (["count", "jig", JIG_9, "-b", "external:cadical"], 4),
@@ -175,7 +152,7 @@ def test_a_signal_ends_the_whole_tree(tmp_path, scratch, command, number):
     tree: set[int] = set()
     while len(tree) < processes and time.monotonic() < end and proc.poll() is None:
         time.sleep(0.05)
-        tree |= _descendants(proc.pid)
+        tree |= descendants(proc.pid)
     assert len(tree) >= processes, f"the run never reached {processes} processes: {proc.poll()}"
     proc.send_signal(number)
     assert proc.wait(30) == 128 + number
@@ -184,9 +161,9 @@ def test_a_signal_ends_the_whole_tree(tmp_path, scratch, command, number):
     # bench's progress bar prints its label first when stderr is not a terminal
     assert one_line(err.removeprefix("bench\n")), err
     end = time.monotonic() + 5  # children die with their parent: the kernel signals them at once
-    while any(_alive(pid) for pid in tree) and time.monotonic() < end:
+    while any(alive(pid) for pid in tree) and time.monotonic() < end:
         time.sleep(0.05)
-    assert not [pid for pid in tree if _alive(pid)]
+    assert not [pid for pid in tree if alive(pid)]
     assert not list(scratch.iterdir())
     assert not list(tmp_path.rglob(".puzzlesat-*"))
 
@@ -315,7 +292,7 @@ def test_sighup_is_exit_code_129(tmp_path, scratch):
     proc = subprocess.Popen([EXE, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, TMPDIR=str(scratch)))
     end = time.monotonic() + 30
-    while len(_descendants(proc.pid)) < processes and time.monotonic() < end:
+    while len(descendants(proc.pid)) < processes and time.monotonic() < end:
         time.sleep(0.05)
     proc.send_signal(signal.SIGHUP)
     assert proc.wait(30) == 129 and proc.stderr is not None and "hung up (SIGHUP)" in proc.stderr.read()
