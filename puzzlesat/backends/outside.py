@@ -42,8 +42,7 @@ class ExternalMaxSatBackend(ExternalBackend):
         if broken is not None:
             raise BackendError(f"{self.name}: its model violates hard clause {broken + 1}")
         model = CnfModel.from_literals(answer.literals, encoding.num_vars)
-        weight = sum(w for clause, w in encoding.soft
-                     if not any(model.value(lit) if lit > 0 else not model.value(-lit) for lit in clause))
+        weight = encoding.broken_weight(model)
         if weight != answer.cost:
             raise BackendError(f"{self.name}: its cost line says {answer.cost}, its model breaks soft clauses "
                                f"weighing {weight}")

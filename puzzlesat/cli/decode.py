@@ -72,8 +72,7 @@ def cnf_model(encoding: Encoding, answer: Answer, path: str) -> CnfModel:
                              f"{' ...' if len(encoding.clauses[broken]) > 8 else ''} 0)")
     model = CnfModel.from_literals(answer.literals, encoding.num_vars)
     if answer.cost is not None:
-        broken_weight = sum(weight for clause, weight in encoding.soft if not any(
-            model.value(lit) if lit > 0 else not model.value(-lit) for lit in clause))
+        broken_weight = encoding.broken_weight(model)
         if broken_weight != answer.cost:
             raise PuzzlesatError(f"{path}: the cost line says {answer.cost}, but the model breaks soft clauses "
                                  f"weighing {broken_weight}")

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pysat.formula import IDPool
 
+from .model import CnfModel
 from .options import EncoderOptions
 
 
@@ -72,6 +73,11 @@ class Encoding:
             for lit in clause:
                 top = max(top, abs(lit))
         return top
+
+    def broken_weight(self, model: CnfModel) -> int:
+        """The weight of the soft clauses ``model`` breaks (its cost, without ``cost_offset``)."""
+        return sum(weight for clause, weight in self.soft
+                   if not any(model.value(lit) if lit > 0 else not model.value(-lit) for lit in clause))
 
     def split(self) -> list[Encoding]:
         """The independent parts as encodings of their own (same pool, same variable ids; the fixed
