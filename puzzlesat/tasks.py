@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .backends import DEFAULT_BACKEND, all_backends, get_backend
+from .backends import DEFAULT_BACKEND, Backend, all_backends, get_backend
 from .core.choices import METHODS
 from .core.errors import PuzzlesatError
 from .core.options import EncoderOptions
@@ -45,13 +45,16 @@ class Task(ABC):
             if value and name not in self.options:
                 raise PuzzlesatError(f"--{name} does not apply to {puzzle.name}")
 
+    @staticmethod
+    def backend_for(puzzle: Puzzle[Any, Any, Any], backend: str | None) -> Backend:
+        """The backend named, else the puzzle's measured fastest, else the toolkit's default."""
+        return get_backend(backend or puzzle.default_backend or DEFAULT_BACKEND)
+
     def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
                 options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
-        """The request with this task's defaults: the puzzle's measured fastest backend, else the
-        toolkit's default; the puzzle's first encoding."""
+        """The request with this task's defaults: :meth:`backend_for` and the puzzle's first encoding."""
         self.refuse_options(puzzle, method=method)
-        chosen = get_backend(backend or puzzle.default_backend or DEFAULT_BACKEND)
-        return Request(puzzle, chosen, encoding_for(puzzle, encoding), options, timeout)
+        return Request(puzzle, self.backend_for(puzzle, backend), encoding_for(puzzle, encoding), options, timeout)
 
     @abstractmethod
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
@@ -121,8 +124,11 @@ class Optimize(Task):
         method = method or tuned_method or (self.method if puzzle.formula_kind(kind) == "cnf" else "z3")
         if method not in METHODS:
             raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
-        name = "z3" if method == "z3" else backend or tuned_backend or puzzle.default_backend or DEFAULT_BACKEND
-        return Request(puzzle, get_backend(name), kind, options, timeout, method)
+        if method == "z3":
+            chosen = get_backend("z3")
+        elif chosen is None:
+            chosen = self.backend_for(puzzle, tuned_backend)
+        return Request(puzzle, chosen, kind, options, timeout, method)
 
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         return solve_optimum(request, instance, watch)

@@ -10,7 +10,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ...backends import DEFAULT_BACKEND, get_backend
+from ...backends import get_backend
 from ...backends.forking import call_with_timeout, run_forked
 from ...core.errors import CheckFailed, PuzzlesatError
 from ...core.options import EncoderOptions
@@ -42,7 +42,7 @@ class CountUniverses(Task):
         default for other counters: Ganak at target 15 takes 11 s on it, 90 s on split); an enumerating
         backend lists the universes of ``count``."""
         self.refuse_options(puzzle, method=method)
-        chosen = get_backend(backend or puzzle.default_backend or DEFAULT_BACKEND)
+        chosen = self.backend_for(puzzle, backend)
         if chosen.name == "z3":
             if encoding is not None:
                 raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
