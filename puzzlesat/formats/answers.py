@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import PuzzlesatError
 from ..core.result import Status
+from .dimacs import LITERAL
 
 
 @dataclass
@@ -40,7 +41,6 @@ class Answer:
 _SAT_WORDS = {"SATISFIABLE": Status.SAT, "UNSATISFIABLE": Status.UNSAT, "UNKNOWN": Status.UNKNOWN,
               "OPTIMUM FOUND": Status.OPTIMAL}
 _MINISAT_WORDS = {"SAT": Status.SAT, "UNSAT": Status.UNSAT, "INDET": Status.UNKNOWN}
-_LITERAL = re.compile(r"-?\d{1,10}")  # DIMACS variables are below 2^31
 
 
 def read_answer(text: str, path: str) -> Answer:
@@ -80,7 +80,7 @@ class _Model:
             self.complete = True
             return
         for token in tokens:
-            if not _LITERAL.fullmatch(token):
+            if not LITERAL.fullmatch(token):
                 raise PuzzlesatError(f"{self.path}:{number}: '{token[:20]}' is not a literal")
             lit = int(token)
             if lit == 0:

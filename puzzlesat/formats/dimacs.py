@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from ..core.encoding import Encoding
 from ..core.errors import PuzzleFormatError
 
+#: a DIMACS integer: variables are below 2^31, so ten digits at most (a longer token is refused, not read)
+LITERAL = re.compile(r"-?\d{1,10}")
+
 
 def _comments(encoding: Encoding, title: str) -> list[str]:
     """Title, encoding name and facts and ``c var ID meaning`` lines (auxiliary variables stay unnamed)."""
@@ -150,9 +153,7 @@ def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
 
 
 def _literal(token: str, path: str, number: int, line: str) -> int:
-    if not _INTEGER.fullmatch(token):
+    if not LITERAL.fullmatch(token):
         raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token[:20]}' is not an integer")
     return int(token)
 
-
-_INTEGER = re.compile(r"-?\d{1,10}")
