@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from run import replace_section  # noqa: E402  (bench/run.py's section writer, one way to update BENCHMARKS.md)
+from run import update_benchmarks  # noqa: E402  (bench/run.py's section writer, one way to update BENCHMARKS.md)
 
 #: everyday commands, each of a few seconds at most: start-up, every puzzle's solve, counts, a cross-check
 COMMANDS = (
@@ -88,15 +88,7 @@ def main() -> None:
         f"`bench/compare.py {short}` on {time.strftime('%Y-%m-%d')}: the same commands with the code of "
         f"{short} and with this tree, alternated, median of {args.runs} (seconds, wall, start-up included).", "",
         f"| command | {short} | this tree | ratio |", "|---|---:|---:|---:|", *rows, ""])
-    target = ROOT / "BENCHMARKS.md"
-    document = target.read_text()
-    notes_heading = (ROOT / "bench" / "NOTES.md").read_text().split("\n", 1)[0]
-    if notes_heading in document:  # the notes close the document: the table goes before them
-        head, notes = document.split(notes_heading, 1)
-        document = replace_section(head.rstrip("\n") + "\n", table).rstrip("\n") + "\n\n" + notes_heading + notes
-    else:
-        document = replace_section(document, table)
-    target.write_text(document)
+    update_benchmarks([table])
 
 
 if __name__ == "__main__":

@@ -513,6 +513,20 @@ def replace_section(document: str, table: str) -> str:
     return "\n".join(lines[:start] + table.rstrip("\n").split("\n") + [""] + lines[end:])
 
 
+def update_benchmarks(tables: list[str]) -> None:
+    """Replace (or add) these sections of BENCHMARKS.md, keeping the others, and close the document with
+    the current bench/NOTES.md (the notes always come last, so new sections land before them)."""
+    target, notes = ROOT / "BENCHMARKS.md", ROOT / "bench" / "NOTES.md"
+    closing = notes.read_text() if notes.exists() else ""
+    document = target.read_text()
+    first = closing.split("\n", 1)[0]
+    if first and first in document:
+        document = document[:document.index(first)]
+    for table in tables:
+        document = replace_section(document, table)
+    target.write_text(document.rstrip("\n") + "\n\n" + closing)
+
+
 def main() -> None:
     lines = ["# Benchmarks", "",
              f"Written by `make bench` (bench/run.py) on {platform.machine()}, {platform.python_version()}, "
@@ -525,21 +539,15 @@ def main() -> None:
     update = args[:1] == ["--update"]  # re-run the named tables and replace their sections in BENCHMARKS.md
     only = set(args[1:] if update else args)  # else: table names to print alone, for a quick look
     if only:
-        target = ROOT / "BENCHMARKS.md"
-        notes = ROOT / "bench" / "NOTES.md"
-        closing = notes.read_text() if notes.exists() else ""
-        document = target.read_text()
-        first = closing.split("\n", 1)[0]
-        if first and first in document:  # the notes close the document: cut them, so a new section lands before
-            document = document[:document.index(first)]
+        parts = []
         for table in tables:
             if table.__name__ in only:
                 part: list[str] = []
                 table(part)
                 print("\n".join(part), flush=True)
-                document = replace_section(document, "\n".join(part))
+                parts.append("\n".join(part))
         if update:
-            target.write_text(document.rstrip("\n") + "\n\n" + closing)
+            update_benchmarks(parts)
         return
     for table in tables:
         table(lines)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from run import aoc_inputs, replace_section  # noqa: E402  (the bench's inputs and section writer)
+from run import aoc_inputs, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
 
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 DEPENDENCIES = "import click, pysat.solvers, pysat.card, pysat.formula"
@@ -59,12 +59,7 @@ def main() -> None:
         "| command | puzzlesat s | yardstick | yardstick s | ratio | target |", "|---|---:|---|---:|---:|---:|",
         *rows, ""])
     print(table)
-    target = ROOT / "BENCHMARKS.md"
-    document = target.read_text()
-    notes_heading = (ROOT / "bench" / "NOTES.md").read_text().split("\n", 1)[0]
-    head, notes = document.split(notes_heading, 1) if notes_heading in document else (document, None)
-    head = replace_section(head.rstrip("\n") + "\n", table)
-    target.write_text(head.rstrip("\n") + "\n\n" + (notes_heading + notes if notes is not None else ""))
+    update_benchmarks([table])
 
 
 if __name__ == "__main__":
