@@ -56,7 +56,7 @@ def backend_double(name: str, session: type):
 
 #: the exact counters (the 'count' extra) have wheels for a few platforms only: where they cannot be
 #: installed, the tests that name them are skipped (under make test, PUZZLESAT_REQUIRE_TOOLS=1, they fail)
-COUNTER_MODULES = {"ganak": "pyganak", "d4": "py_d4"}
+COUNTER_MODULES = {"ganak": "pyganak", "d4": "py_d4", "frontier": "numpy"}
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:

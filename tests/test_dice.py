@@ -54,11 +54,22 @@ def test_part2_for_target_21_by_d4_counting(run_cli, name, kind):
     assert sum(answers["wins"]) == sum(dirac_wins(load(PUZZLE, f"{name}.txt")))
 
 
-def test_d4_refuses_encodings_with_free_auxiliary_variables():
+@pytest.mark.parametrize("counter", ["d4", "frontier"])
+def test_counters_without_projection_refuse_free_auxiliary_variables(counter):
     jig = get_puzzle("jig")
     matt = load(jig, str(INSTANCES / "jig" / "matt5x5.jig"))
-    with pytest.raises(BackendError, match="d4 counts all models.*count it with ganak"):
-        count(request(jig, "d4"), matt)
+    with pytest.raises(BackendError, match=f"{counter} counts all models.*count it with ganak"):
+        count(request(jig, counter), matt)
+
+
+@pytest.mark.parametrize("target", [21, 50])
+def test_frontier_counts_the_split_along_the_turns_at_scale(target):
+    """The default counter: both tracks swept in turn order, every query from one sweep, against the DP
+    (D4 needs 5 s at target 30 and has no answer at 50; the sweep takes 0.4 s a player at 50)."""
+    instance = DiceInstance((4, 8), Game(target=target), "scale")
+    request_ = request(PUZZLE, encoding="split")
+    assert request_.backend.name == "frontier"
+    assert count_universes(request_, instance, None, Stopwatch())[1] == dirac_wins(instance)
 
 
 def test_example_part2_by_z3_recurrence(run_cli):
@@ -79,11 +90,12 @@ def test_three_oracles_agree_with_the_dp(starts, game):
     wins = dirac_wins(instance)
     assert tuple(PUZZLE.recurrence_wins(instance, None)) == wins
     for winner in (0, 1):
-        assert count(request(PUZZLE, "ganak", "count", winner=winner), instance) == wins[winner]
-        assert count(request(PUZZLE, "d4", "count", winner=winner), instance) == wins[winner]
-    # the split: conditional counts of both tracks, one compilation each (ganak's split, one count per
-    # query, is checked by the crosscheck test below: here it would take a minute)
-    assert count_universes(request(PUZZLE, "d4", "split"), instance, None, Stopwatch())[:2] == ("split", wins)
+        for counter in ("ganak", "d4", "frontier"):
+            assert count(request(PUZZLE, counter, "count", winner=winner), instance) == wins[winner]
+    # the split: conditional counts of both tracks, one compilation or sweep each (ganak's split, one
+    # count per query, is checked by the crosscheck test below: here it would take a minute)
+    for counter in ("d4", "frontier"):
+        assert count_universes(request(PUZZLE, counter, "split"), instance, None, Stopwatch())[:2] == ("split", wins)
     if sum(wins) <= 50_000:
         for winner in (0, 1):
             assert count(request(PUZZLE, "pysat:glucose4", "count", winner=winner), instance) == wins[winner]
@@ -109,7 +121,8 @@ def test_count_and_crosscheck_commands(run_cli):
     report = json.loads(out)
     assert code == 0 and report["agree"]
     assert [row["method"] for row in report["rows"]] == [
-        "reference", "d4 (exact count, split, rules)", "d4 (exact count, count, rules)",
+        "reference", "frontier (exact count, split, rules)", "frontier (exact count, count, rules)",
+        "d4 (exact count, split, rules)", "d4 (exact count, count, rules)",
         "ganak (exact count, split, rules)", "ganak (exact count, count, rules)", "z3 (recurrence, rules)",
         "pysat:glucose4 (enumeration, rules)"]
     assert report["independent_methods_agreeing"] == 2  # the DP, and the encodings sharing rules.py

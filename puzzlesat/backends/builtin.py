@@ -40,6 +40,7 @@ def register_builtin() -> None:
     register("z3", _lazy("z3_backend", "Z3Backend"))
     register("ganak", _lazy("ganak_backend", "GanakBackend"))
     register("d4", _lazy("d4_backend", "D4Backend"))
+    register("frontier", _lazy("frontier_backend", "FrontierBackend"))
     register_prefix("external", _lazy("external", "ExternalBackend"))
     register_prefix("external-maxsat", _lazy("outside", "ExternalMaxSatBackend"))
     register_prefix("external-count", _lazy("outside", "ExternalCountBackend"))

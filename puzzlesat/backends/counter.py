@@ -64,3 +64,16 @@ class CounterBackend(Backend):
     @abstractmethod
     def _count(self, encoding: Encoding) -> int:
         """The exact number of models projected on ``encoding.show``, in this process."""
+
+
+def require_determined(name: str, encoding: Encoding) -> None:
+    """Refuse an encoding that a counter without projection would over-count: one whose auxiliary
+    variables the shown ones do not determine (``Encoding.show_determines_all``), or with a variable in
+    no clause (free in every model, so that claim is wrong)."""
+    if not encoding.show_determines_all:
+        raise BackendError(f"{name} counts all models, and this encoding has auxiliary variables that the "
+                           f"{len(encoding.show)} shown ones do not determine: count it with ganak")
+    unused = encoding.num_vars - len({abs(lit) for clause in encoding.clauses for lit in clause})
+    if unused:
+        raise BackendError(f"{name}: {unused} variables occur in no clause, so they are not determined by the "
+                           "shown ones; the encoding's show_determines_all is wrong")

@@ -17,8 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.encoding import Encoding
-from ..core.errors import BackendError
-from .counter import CounterBackend
+from .counter import CounterBackend, require_determined
 
 #: D4 reserves a first cache page of 4 GB of address space by default; small pages cost nothing on these
 #: formulas (~0.2 s less set-up) and do not fail on machines that limit overcommit
@@ -32,13 +31,7 @@ class D4Backend(CounterBackend):
     compiles = True
 
     def accept(self, encoding: Encoding) -> None:
-        if not encoding.show_determines_all:
-            raise BackendError(f"d4 counts all models, and this encoding has auxiliary variables that the "
-                               f"{len(encoding.show)} shown ones do not determine: count it with ganak")
-        unused = encoding.num_vars - len({abs(lit) for clause in encoding.clauses for lit in clause})
-        if unused:  # a variable in no clause is free in every model: the claim above is wrong
-            raise BackendError(f"d4: {unused} variables occur in no clause, so they are not determined by the "
-                               "shown ones; the encoding's show_determines_all is wrong")
+        require_determined(self.name, encoding)
 
     def _count(self, encoding: Encoding) -> int:
         return int(self._solver(encoding).count().getIntResult())

@@ -51,6 +51,9 @@ class Encoding:
     parts: list[tuple[range, range]] = field(default_factory=list)
     #: time steps unrolled (dice: turns of the game), for decoders that read a model step by step
     horizon: int = 0
+    #: a variable order that follows the formula's structure (dice: turn by turn), for compilers that
+    #: decide the variables in one fixed order (:mod:`puzzlesat.backends.frontier`); empty: none known
+    order: list[int] = field(default_factory=list)
     #: a counting formula asked several questions: one assumption set per count wanted (dice's ``split``)
     queries: list[list[int]] = field(default_factory=list)
     #: facts for the user only (encoding options, sizes), written as comments into exports; nothing

@@ -35,7 +35,9 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
     #: every counting method (both CNFs, the Z3 recurrence) takes the game's moves from rules.py
     shared_steps: ClassVar[dict[str, str]] = {"count": "rules", "split": "rules", "smt": "rules"}
     reading_options = GAME_OPTIONS
-    default_backend = "d4"
+    #: the frontier sweep along the turn order counts the split tracks fastest: 0.06 s a player at target
+    #: 21 (D4 0.8-1.0 s), 2.2 s at target 100 (D4: none in 600 s at 50)
+    default_backend = "frontier"
     task = CountUniverses()
 
     def count_variants(self, options: DiceOptions) -> tuple[tuple[str, DiceOptions], ...]:

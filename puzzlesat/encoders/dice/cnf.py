@@ -19,6 +19,7 @@ of 11.4k); score transitions only for jointly reachable (position, score) states
 from __future__ import annotations
 
 from itertools import combinations, product
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -63,6 +64,8 @@ class Layers:
         self.true = self.pool.id(("true",))
         self.clauses.append([self.true])
         self.states: dict[int, list[set[tuple[int, int]]]] = {}
+        #: the game turn (0-based) whose move makes each player's layer: (player, own turns) -> turn
+        self.made_by: dict[tuple[int, int], int] = {}
         self.positions: dict[int, list[set[int]]] = {}
 
     def exactly_one(self, lits: list[int]) -> None:
@@ -110,9 +113,10 @@ class Layers:
             self.clauses.append([-rolls[r][v] for r, v in enumerate(combo)] + [total[s]])
         return rolls, total
 
-    def move(self, p: int, k: int, total: dict[int, int], unless: list[int]) -> None:
-        """Player ``p``'s own turn ``k`` -> ``k + 1`` by the sum ``total``; every clause is switched off by
-        the literals ``unless`` (the whole game's "over")."""
+    def move(self, p: int, k: int, turn: int, total: dict[int, int], unless: list[int]) -> None:
+        """Player ``p``'s own turn ``k`` -> ``k + 1``, the game's turn ``turn``, by the sum ``total``;
+        every clause is switched off by the literals ``unless`` (the whole game's "over")."""
+        self.made_by[p, k + 1] = turn
         target, track = self.game.target, self.game.track
         for a in self.positions[p][k]:
             for s in self.sums:
@@ -141,7 +145,26 @@ class Layers:
         # rolls fix the sums, sums fix the positions, positions fix the order-encoded scores (both bounds
         # are propagated), scores fix "over" and the frozen rolls: nothing is free
         return Encoding("cnf", pool=self.pool, clauses=self.clauses, show=self.show, show_determines_all=True,
-                        horizon=horizon, queries=queries or [], info=info)
+                        horizon=horizon, queries=queries or [], order=self.turn_order(), info=info)
+
+    def turn_order(self) -> list[int]:
+        """Every variable, turn by turn: a turn's rolls, their sum, the mover's new position and score
+        (ascending), then "over". Between two turns only the players' states and "over" connect the
+        past to the future, so a compiler sweeping in this order keeps just those (as the DP does)."""
+        def key(meaning: tuple[Any, ...]) -> tuple[int, ...]:
+            kind = meaning[0]
+            if kind == "roll":
+                return (meaning[1] - 1, 0, meaning[2], meaning[3])
+            if kind == "sum":
+                return (meaning[1] - 1, 1, meaning[2])
+            if kind in ("pos", "score>="):
+                _, p, k, value = meaning
+                return (self.made_by.get((p - 1, k), -1), 2 if kind == "pos" else 3, value)
+            if kind == "over":
+                return (meaning[1] - 2, 4)
+            return (-2,)  # the constant "true"
+
+        return sorted(range(1, self.pool.top + 1), key=lambda v: key(self.pool.obj(v)))
 
 
 def encode_count(instance: DiceInstance, winner: int) -> Encoding:
@@ -162,6 +185,6 @@ def encode_count(instance: DiceInstance, winner: int) -> Encoding:
         layers.clauses.extend([-done, values[0]] for values in rolls)
         layers.clauses.append([-done, layers.pos(p, k + 1, instance.starts[p])])
         layers.clauses.append([-done, -layers.at_least(p, k + 1, 1)])
-        layers.move(p, k, total, [done])
+        layers.move(p, k, t, total, [done])
     layers.clauses.append([layers.at_least(winner, k, instance.game.target) for k in range(1, turns_each + 1)])
     return layers.encoding(2 * turns_each, winner=winner + 1)

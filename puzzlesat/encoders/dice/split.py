@@ -32,7 +32,7 @@ def encode_track(instance: DiceInstance, player: int) -> Encoding:
     layers.player(player, turns)
     for k in range(turns):
         _, total = layers.rolls(k)
-        layers.move(player, k, total, [])
+        layers.move(player, k, k, total, [])
     reached = [layers.at_least(player, k, instance.game.target) for k in range(turns + 1)]
     queries = [[-reached[k]] for k in range(turns + 1)]
     queries += [[-reached[k - 1], reached[k]] for k in range(1, turns + 1)]

@@ -36,7 +36,7 @@ class CountUniverses(Task):
 
     def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
                 options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
-        """The counter (d4 unless named) and the encoding it counts: z3 solves the recurrence (the
+        """The counter (frontier unless named) and the encoding it counts: z3 solves the recurrence (the
         ``smt`` formulas); an exact counter counts ``split`` (the default for compiling counters, which
         answer a track's 2K + 1 queries from one compilation) or the whole-game ``count`` encoding (the
         default for other counters: Ganak at target 15 takes 11 s on it, 90 s on split); an enumerating
@@ -73,7 +73,7 @@ class CountUniverses(Task):
         return {label: wins[number] for number, (label, _) in enumerate(variants)}, []
 
     def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
-        return ["d4", "ganak", "z3", "pysat:glucose4"]
+        return ["frontier", "d4", "ganak", "z3", "pysat:glucose4"]
 
     def plan_crosscheck(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
         return plan_universes(request, instance, backends)
