@@ -417,70 +417,94 @@ def amphipod_scaling_table(lines: list[str]) -> None:
     lines.append("")
 
 
+#: the dice targets of the scaling curve, and the slower counters' limit (they stop after their first miss)
+DICE_TARGETS = (10, 15, 21, 30, 40, 50, 60, 70, 80, 90, 100)
+DICE_LIMIT = 60
+
+
 def dice_table(lines: list[str]) -> None:
-    """Universe counts: D4 on the split (both tracks, one after the other: what both players' counts cost
-    on one core) and on the whole-game CNF of player 1, Ganak and the Z3 recurrence, against the DP (one
-    run each: minutes)."""
+    """Universe counts as the game grows: the frontier sweep on the split tracks (the default; both
+    players one after the other, in this process) against the DP, median of 3 each; D4 on the split,
+    Ganak on the whole-game formula of player 1 and the Z3 recurrence once each, until their first miss."""
     from puzzlesat.backends import get_backend
     from puzzlesat.backends.forking import call_with_timeout
     from puzzlesat.encoders.dice.instance import DiceInstance, Game
     from puzzlesat.encoders.dice.reference import dirac_wins
 
     dice = get_puzzle("dice")
-    d4 = get_backend("d4")
-    lines += ["## Dirac dice: universes won (start 4/8; one run each; D4 limit 120 s, Ganak 150 s, Z3 90 s)",
-              "", "Target from the issue: 2 s per player for target 21. `split` counts both players from two "
-              "track compilations (column: both, one after the other); `count` is the whole-game formula of "
-              "player 1 alone (one formula per winner).", "",
-              "| target | track | split vars / clauses per track | count vars / clauses | D4 split, both players s | "
-              "D4 count, player 1 s | Ganak count s | Z3 recurrence s | DP s | DP / D4 split |",
-              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for target, track in ((10, 10), (15, 10), (21, 10), (21, 20), (30, 10), (50, 10)):
-        instance = DiceInstance((4, 8), Game(target=target, track=track), "bench")
-        start = time.perf_counter()
+    frontier, d4 = get_backend("frontier"), get_backend("d4")
+    lines += [f"## Dirac dice: counting as the game grows (start 4/8, track 10; median of 3; others once, "
+              f"limit {DICE_LIMIT} s, stopped after their first miss)", "",
+              "`split`: both players' tracks (one formula each, every game-length query answered from one "
+              "sweep or compilation), one after the other on one core. The frontier sweep and the DP both "
+              "grow with the game's states; D4 and Ganak with the formula's width.", "",
+              "| target | split vars / clauses per track | frontier split s | DP s | frontier / DP | "
+              "D4 split s | Ganak count, player 1 s | Z3 recurrence s |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    missed: set[str] = set()
+
+    def once(name: str, fn, expected) -> str:
+        if name in missed:
+            return "-"
+        begin = time.perf_counter()
+        try:
+            got = call_with_timeout(fn, DICE_LIMIT, "bench")
+        except SolverTimeout:
+            missed.add(name)
+            return f"> {DICE_LIMIT}"
+        assert got == expected, (name, got, expected)
+        return f"{time.perf_counter() - begin:.2f}"
+
+    for target in DICE_TARGETS:
+        instance = DiceInstance((4, 8), Game(target=target), "bench")
         wins = dirac_wins(instance)
-        dp = time.perf_counter() - start
+        dp = median_of(lambda: dirac_wins(instance), 3)
         tracks = [dice.encode(instance, "split", DiceOptions(winner=player)) for player in (0, 1)]
-        split_size, size = tracks[0].size(), dice.encode(instance, "count", DiceOptions(winner=0)).size()
 
-        def timed(fn, limit):
-            begin = time.perf_counter()
-            try:
-                got = call_with_timeout(fn, limit, "bench")
-            except SolverTimeout:
-                return None, f"> {limit}"
-            return got, f"{time.perf_counter() - begin:.2f}"
+        def by(counter):
+            return lambda: dice.split_wins(instance, [counter.count_each(t, t.queries) for t in tracks])
 
-        by_split, split = timed(lambda: dice.split_wins(instance, [d4.count_each(t, t.info["queries"])
-                                                                   for t in tracks]), 120)
-        assert by_split in (None, wins)
-        by_d4, whole = timed(lambda: count(request(dice, "d4", "count", winner=0), instance), 120)
-        assert by_d4 in (None, wins[0])
-        counted, ganak = timed(lambda: count(request(dice, "ganak", "count", winner=0), instance), 150)
-        assert counted in (None, wins[0])
-        recurrence, z3_time = timed(lambda: dice.recurrence_wins(instance, None)[0], 90)
-        assert recurrence in (None, wins[0])
-        ratio = f"{dp / float(split):.4f}x" if by_split is not None else "-"
-        lines.append(f"| {target} | {track} | {split_size['variables']} / {split_size['clauses']} | "
-                     f"{size['variables']} / {size['clauses']} | {split} | {whole} | {ganak} | {z3_time} | "
-                     f"{dp:.3f} | {ratio} |")
+        swept = median_of(lambda: assert_equal(by(frontier)(), wins), 3)
+        size = tracks[0].size()
+        d4_time = once("d4", by(d4), wins)
+        ganak = once("ganak", lambda: count(request(dice, "ganak", "count", winner=0), instance), wins[0]) \
+            if target <= 21 else "-"
+        z3_time = once("z3", lambda: dice.recurrence_wins(instance, None)[0], wins[0]) if target <= 21 else "-"
+        lines.append(f"| {target} | {size['variables']} / {size['clauses']} | {swept:.3f} | {dp:.3f} | "
+                     f"{swept / dp:.1f}x | {d4_time} | {ganak} | {z3_time} |")
+        print(lines[-1], flush=True)
     lines.append("")
 
 
-def dice_process_table(lines: list[str]) -> None:
-    """The whole `puzzlesat solve dice FILE` (part 1 by Z3, both players counted by D4), against the DP."""
-    from puzzlesat.encoders.dice.reference import dirac_wins
+def assert_equal(got, expected):
+    assert got == expected, (got, expected)
+    return got
 
-    dice = get_puzzle("dice")
+
+def dice_process_table(lines: list[str]) -> None:
+    """Whole processes: `puzzlesat count dice` and `solve dice` (part 1 by Z3 too) with the defaults,
+    against bench/yardsticks/dice_dp.py (the plain memoised DP), alternated, median of 5."""
     exe = str(Path(sys.executable).parent / "puzzlesat")
-    lines += ["## Dirac dice, whole process (AoC inputs, defaults: Z3 part 1 + D4 on the split, both tracks in "
-              "parallel; target <= 5 s)", "",
-              "| input | process s (median of 3) | DP part 2 s | DP / process |", "|---|---:|---:|---:|"]
-    for name, path in aoc_inputs("2021-21"):
-        wall = median_of(lambda: subprocess.run([exe, "solve", "dice", path], check=True, capture_output=True), 3)
-        instance = load(dice, path)
-        ref = median_of(lambda: dirac_wins(instance), 3)
-        lines.append(f"| {name} | {wall:.2f} | {ref:.3f} | {ref / wall:.3f}x |")
+    yardstick = [sys.executable, str(ROOT / "bench" / "yardsticks" / "dice_dp.py")]
+    lines += ["## Dirac dice, whole process (defaults: frontier on the split, both tracks in parallel; wall "
+              "seconds, median of 5, alternated with the plain DP's process)", "",
+              "Targets from issue 23: target 21 <= 0.5 s, target 50 <= 5 s, target 100 <= 60 s.", "",
+              "| command | input | target | puzzlesat s | DP process s | puzzlesat / DP |",
+              "|---|---|---:|---:|---:|---:|"]
+    example = str(ROOT / "instances" / "aoc" / "2021-21" / "example.txt")
+    runs = [("count", "example", example, target) for target in (21, 50, 100)]
+    runs += [("solve", name, path, 21) for name, path in aoc_inputs("2021-21")]
+    for command, name, path, target in runs:
+        ours, dp = [], []
+        for _ in range(5):
+            for times, argv in ((ours, [exe, command, "dice", path, "--target", str(target)]),
+                                (dp, [*yardstick, path, str(target)])):
+                begin = time.perf_counter()
+                subprocess.run(argv, check=True, capture_output=True)
+                times.append(time.perf_counter() - begin)
+        a, b = statistics.median(ours), statistics.median(dp)
+        lines.append(f"| {command} | {name} | {target} | {a:.2f} | {b:.2f} | {a / b:.1f}x |")
+        print(lines[-1], flush=True)
     lines.append("")
 
 

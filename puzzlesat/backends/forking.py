@@ -37,20 +37,30 @@ def run_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) 
     """Run every ``fn`` at the same time, each in its own forked child, and return their results in
     order: independent solver calls (dice's two counts) use all cores. Past ``timeout`` seconds, or when
     one fails, all children are killed."""
+    with forked(fns, timeout, backend) as results:
+        return results()
+
+
+@contextmanager
+def forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> Iterator[Callable[[], list[T]]]:
+    """:func:`run_forked` in two halves, so that the parent can work while the children do: the
+    children start on entry, the function yielded waits for their results (in order), and on exit every
+    child still running is killed."""
     import multiprocessing  # here, not at the top: a command that forks nothing does not pay for it
 
     ctx = multiprocessing.get_context("fork")
     end = None if timeout is None else time.perf_counter() + timeout
     running = []
-    for fn in fns:
-        receiver, sender = ctx.Pipe(duplex=False)
-        # not a daemon, so that the call may start processes of its own (a portfolio's members)
-        process = ctx.Process(target=_send_result, args=(sender, fn))
-        process.start()
-        sender.close()
-        running.append((receiver, process))
     try:
-        return [cast(T, _receive(receiver, process, end, timeout, backend)[1]) for receiver, process in running]
+        for fn in fns:
+            receiver, sender = ctx.Pipe(duplex=False)
+            # not a daemon, so that the call may start processes of its own (a portfolio's members)
+            process = ctx.Process(target=_send_result, args=(sender, fn))
+            process.start()
+            sender.close()
+            running.append((receiver, process))
+        yield lambda: [cast(T, _receive(receiver, process, end, timeout, backend)[1])
+                       for receiver, process in running]
     finally:
         for receiver, process in running:
             _stop(receiver, process)

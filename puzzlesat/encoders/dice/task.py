@@ -6,12 +6,13 @@ calls the :class:`~puzzlesat.tasks.Task` interface.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...backends import get_backend
-from ...backends.forking import call_with_timeout, run_forked
+from ...backends.forking import call_with_timeout, forked
 from ...core.errors import CheckFailed, PuzzlesatError
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle, Solution
@@ -88,10 +89,27 @@ def _dice(puzzle: Puzzle[Any, Any, Any]) -> Dice:
 
 def solve_counting(request: Request, instance: Any, watch: Stopwatch) -> Report:
     """Dice: part 1 from Z3 on the deterministic unrolling (checked by replaying the game), part 2 from
-    the number of universes each player wins (:func:`count_universes`)."""
+    the number of universes each player wins (:func:`count_universes`). Part 1 runs while the counting
+    children work (the whole process at target 21: 0.45 -> 0.35 s)."""
     puzzle = _dice(request.puzzle)
     deadline = Deadline(request.timeout)
-    for horizon in part1_horizons(instance):  # deeper only while the game provably has not ended
+    part1: list[tuple[Part1, Any]] = []
+    how, wins, size = count_universes(request, instance, deadline.left(), watch,
+                                      meanwhile=lambda: part1.append(solve_part1(puzzle, instance, deadline, watch)))
+    first, unrolled = part1[0]
+    solution = DiceSolution(first, wins)
+    name = request.backend.name
+    report = Report(puzzle.name, getattr(instance, "source", ""), name, how, "SAT", solution,
+                    dict(solution.answers()), checked=True, size=size or unrolled.size(), times=watch.times)
+    report.answers["exact"] = True
+    report.solved_by = list(dict.fromkeys(("z3", name)))  # part 1, then part 2's counter
+    return report
+
+
+def solve_part1(puzzle: Dice, instance: Any, deadline: Deadline, watch: Stopwatch) -> tuple[Part1, Any]:
+    """Part 1 and the unrolling that gave it: Z3 on ever deeper unrollings, deeper only while the game
+    provably has not ended; the answer replayed by the checker."""
+    for horizon in part1_horizons(instance):
         with watch.phase("encode"):
             unrolled = puzzle.encode(instance, "smt", DiceOptions(horizon=horizon))
         with watch.phase("solve"), get_backend("z3").open(unrolled) as session:
@@ -102,45 +120,52 @@ def solve_counting(request: Request, instance: Any, watch: Stopwatch) -> Report:
         raise CheckFailed(f"z3 gave no answer ({first.status.value}) on the deterministic game")
     part1 = checked_solution(puzzle, instance, unrolled, first.model, "z3", watch)
     assert isinstance(part1, Part1)
-    how, wins, size = count_universes(request, instance, deadline.left(), watch)
-    solution = DiceSolution(part1, wins)
-    name = request.backend.name
-    report = Report(puzzle.name, getattr(instance, "source", ""), name, how, "SAT", solution,
-                    dict(solution.answers()), checked=True, size=size or unrolled.size(), times=watch.times)
-    report.answers["exact"] = True
-    report.solved_by = list(dict.fromkeys(("z3", name)))  # part 1, then part 2's counter
-    return report
+    return part1, unrolled
 
 
-def count_universes(request: Request, instance: Any, timeout: float | None,
-                    watch: Stopwatch) -> tuple[str, tuple[int, int], dict[str, int]]:
+def count_universes(request: Request, instance: Any, timeout: float | None, watch: Stopwatch,
+                    meanwhile: Callable[[], object] = lambda: None) -> tuple[str, tuple[int, int], dict[str, int]]:
     """(how, the universes each player wins, the size of player 1's counted formula: empty when none
     was built here), counted as the request says (see :meth:`CountUniverses.request`): z3 solves the
     recurrence equations; an exact counter counts the ``split`` encoding (both players' tracks, one core
     each, combined by ``puzzle.split_wins``) or the whole-game ``count`` encoding (one formula per
-    winner, in parallel); an enumerating backend lists the universes of the ``count`` encoding."""
+    winner, in parallel); an enumerating backend lists the universes of the ``count`` encoding.
+    ``meanwhile()`` is called in this process while counting children run (first, when none do)."""
     puzzle, backend, kind = _dice(request.puzzle), request.backend, request.encoding
     deadline = Deadline(timeout)
     if backend.name == "z3":
+        meanwhile()
         with watch.phase("solve"):
             return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
     assert isinstance(request.options, DiceOptions), "dice requests carry dice options"
     players = [replace(request.options, winner=player) for player in (0, 1)]
     if "count" not in backend.capabilities:
+        meanwhile()
         one, two = (count(replace(request, options=options, timeout=deadline.left()), instance, watch)
                     for options in players)
         return kind, (one, two), {}
     backend.require("count")  # available here, before anything is built
     with watch.phase("encode"):
         formulas = [puzzle.encode(instance, kind, options) for options in players]
-    with watch.phase("solve"):
-        if kind == "split":
-            counts = run_forked([partial(backend.count_each, formula, formula.queries)
-                                 for formula in formulas], deadline.left(), backend.name)
-            return kind, puzzle.split_wins(instance, counts), formulas[0].size()
-        one, two = run_forked([partial(backend.count, formula) for formula in formulas], deadline.left(),
-                              backend.name)
-        return kind, (one, two), formulas[0].size()
+    if kind == "split":
+        counts = _counted([partial(backend.count_each, formula, formula.queries) for formula in formulas],
+                          meanwhile, deadline, backend.name, watch)
+        return kind, puzzle.split_wins(instance, counts), formulas[0].size()
+    one, two = _counted([partial(backend.count, formula) for formula in formulas], meanwhile, deadline,
+                        backend.name, watch)
+    return kind, (one, two), formulas[0].size()
+
+
+T = TypeVar("T")
+
+
+def _counted(calls: list[Callable[[], T]], meanwhile: Callable[[], object], deadline: Deadline, backend: str,
+             watch: Stopwatch) -> list[T]:
+    """The calls' results, each from a forked child, with ``meanwhile()`` run here as they work."""
+    with forked(calls, deadline.left(), backend) as results:
+        meanwhile()
+        with watch.phase("solve"):  # what is left of the counting once ``meanwhile`` is done
+            return results()
 
 
 #: enumeration lists universes one by one: past this many (known from the reference) it is not run
