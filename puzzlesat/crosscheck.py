@@ -187,6 +187,12 @@ def plan_counts(request: Request, instance: Any, backends: list[str]) -> list[Me
         return *count_answers(puzzle, request.options, lambda options: len(puzzle.reference(instance, None, options))), ""
 
     methods = [_reference(reference_counts)]
+    for name, counter in puzzle.other_counts().items():
+        def other(limit: float | None, counter: Callable[[Any, Any], int] = counter, name: str = name) -> Outcome:
+            return call_with_timeout(lambda: (*count_answers(puzzle, request.options,
+                                                             lambda options: counter(instance, options)), ""),
+                                     limit, name)
+        methods.append(Method(name, name, other))
     for name in backends:
         for kind in _encodings_of(puzzle, name):
             counting = on_backend(request, name, kind)

@@ -34,12 +34,15 @@ def chunk(seed_base: int, part: int) -> range:
 
 
 def tiling_counts(puzzle, instance) -> dict[str, tuple[int, int]]:
-    """(total, up to symmetry) from every encoding on two backends and from the reference."""
+    """(total, up to symmetry) from every encoding on two backends, from the reference and from the
+    puzzle's other solver-free counts."""
     out = {}
     for backend, kind in (("pysat:cadical195", "cnf"), ("pysat:glucose4", "cnf"), ("z3", "smt")):
         out[f"{backend} [{kind}]"] = tuple(count(request(puzzle, backend, kind, break_symmetry=brk), instance)
                                            for brk in (False, True))
     out["reference"] = tuple(len(puzzle.reference(instance, None, TilingOptions(break_symmetry=brk))) for brk in (False, True))
+    for name, counter in puzzle.other_counts().items():  # jig: the exact cover
+        out[name] = tuple(counter(instance, TilingOptions(break_symmetry=brk)) for brk in (False, True))
     return out
 
 

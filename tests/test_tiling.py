@@ -318,7 +318,7 @@ def test_crosscheck_of_a_jig_without_solution_says_unsat(run_cli, tmp_path):
     path.write_text("1 2\n1 0 1 0 0\n2 0 0 0 1\n")
     code, out, _ = run_cli("crosscheck", "jig", str(path), "--backends", "cadical,z3")
     rows = out.splitlines()[2:-1]
-    assert code == 0 and len(rows) == 4 and all(line.split()[-6] == "UNSAT" for line in rows)
+    assert code == 0 and len(rows) == 5 and all(line.split()[-6] == "UNSAT" for line in rows)
 
 
 def test_the_monster_search_finds_what_a_plain_scan_finds():
@@ -358,3 +358,15 @@ def test_generated_pictures_show_monsters_in_one_orientation(size, seed):
     lines = tuple("".join(row) for row in _picture(size * 8, _random.Random(seed)))
     with_monsters = [o for o in range(8) if monster_corners(orient(lines, o))]
     assert with_monsters in ([], [0]) and (size * 8 < 20 or with_monsters == [0])
+
+
+@pytest.mark.parametrize("name", ["matt5x5", "zhurgut_4x4", "zhurgut_5x5_0a7036e", "zhurgut_6x4"])
+def test_exact_cover_counts_the_bundled_jigs(name):
+    """JigChecker's approach (Algorithm X, coloured edges), square and not, with classes through
+    stabilisers, against the counts the instances come with."""
+    from puzzlesat.encoders.jig.exact_cover import count_layouts
+
+    jig = get_puzzle("jig")
+    instance = load(jig, str(INSTANCES / "jig" / f"{name}.jig"))
+    expected = tuple(int(n) for n in (INSTANCES / "jig" / f"{name}.expected").read_text().split())
+    assert (count_layouts(instance), count_layouts(instance, up_to_rotation=True)) == expected

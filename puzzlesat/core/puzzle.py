@@ -8,6 +8,7 @@ method) and ``picture``. A puzzle is typed by its instance, its solution and its
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from .encoding import Encoding
@@ -58,6 +59,13 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     #: encoding -> the pre-processing step it shares with other encodings (a tiling's pruning): a
     #: cross-check counts the encodings that share a step as one independent method, not several
     shared_steps: ClassVar[dict[str, str]] = {}
+
+    def other_counts(self) -> dict[str, Callable[[InstanceT, OptionsT], int]]:
+        """Solver-free counting methods besides :meth:`reference`, by name, each written from the rules
+        and sharing no code with the reference or the encoders (so each is its own family in a
+        cross-check by count): ``count(instance, options)`` answers the question of the options, like
+        the length of ``reference(instance, None, options)``."""
+        return {}
 
     def count_variants(self, options: OptionsT) -> tuple[tuple[str, OptionsT], ...]:
         """What ``puzzlesat count`` reports: (answer label, the options of the formula counted) per

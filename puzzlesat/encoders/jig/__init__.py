@@ -1,10 +1,11 @@
 """Jig: square pieces with tab types, rotated (not flipped) into a grid; every solution counted."""
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ..tiling.options import TilingOptions
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
@@ -68,6 +69,13 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
     def reference_class(self, instance: JigInstance, placed: list[tuple[int, int]]) -> Hashable:
         from .reference import rotation_class
         return rotation_class(instance, placed)
+
+    def other_counts(self) -> dict[str, Callable[[JigInstance, TilingOptions], int]]:
+        """JigChecker's exact cover (Algorithm X with coloured edges): a second count from the rules."""
+        from .exact_cover import count_layouts
+
+        return {"exact cover (Algorithm X)":
+                lambda instance, options: count_layouts(instance, bool(options.break_symmetry))}
 
     def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:
         return _check(instance, solution)
