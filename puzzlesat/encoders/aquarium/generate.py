@@ -81,14 +81,27 @@ class _Layout:
                              if 0 <= o < n * n} - {root})
         rng.shuffle(neighbours)
 
-        def changed_cells(union: list[int], level: int) -> int:
-            return sum(1 for x in union if self.wet[x] != (x // n >= level))
+        def cheapest_level(union: list[int]) -> tuple[int, int]:
+            """(cells of the intended solution that change, level) for the best level of ``union``:
+            at level L the rows above L must be dry and the rows from L down wet, so the change is
+            the wet cells above plus the dry cells below, summed row by row."""
+            wet: dict[int, int] = {}
+            dry: dict[int, int] = {}
+            for x in union:
+                counts = wet if self.wet[x] else dry
+                counts[x // n] = counts.get(x // n, 0) + 1
+            rows = sorted(wet.keys() | dry.keys())
+            above, below = 0, sum(dry.values())  # level at the top row: everything wet
+            best = (below, rows[0])
+            for r, following in zip(rows, rows[1:] + [rows[-1] + 1]):
+                above, below = above + wet.get(r, 0), below - dry.get(r, 0)
+                best = min(best, (above + below, following))
+            return best
 
         best: tuple[int, int, int, list[int]] | None = None
         for other in neighbours:
             union = members[root] + members[other]
-            rows = sorted({x // n for x in union})
-            cost, level = min((changed_cells(union, lvl), lvl) for lvl in rows + [rows[-1] + 1])
+            cost, level = cheapest_level(union)
             if best is None or cost < best[0]:
                 best = (cost, level, other, union)
             if cost == 0:
@@ -140,9 +153,15 @@ def generate_instance(size: int, seed: int) -> AquariumInstance:
     return instance
 
 
+#: the column counts' cardinality encoding for the uniqueness proof: any exact one proves it, and
+#: this is the smallest at 100x100 (335k clauses, encode + load + solve about 1 s, against 997k clauses
+#: and 1.9 s for the solver's default sequential counter)
+PROOF_CARDINALITY = "kmtotalizer"
+
+
 def _proven_unique(instance: AquariumInstance, layout: _Layout) -> bool:
     """The SAT solver's word: UNSAT once the intended solution is blocked."""
-    encoding = encode_cnf(instance, AquariumOptions())
+    encoding = encode_cnf(instance, AquariumOptions(cardinality=PROOF_CARDINALITY))
     n = instance.n
     with get_backend(DEFAULT_BACKEND).open(encoding) as session:
         session.add_clause([-v if layout.wet[row * n + instance.regions[row].index(region)] else v

@@ -9,6 +9,9 @@ measured on the 15x15 instances, 8x faster than trying the levels of the smalles
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import deque
+
 from .instance import AquariumInstance
 from .solution import AquariumSolution
 
@@ -24,51 +27,70 @@ def _lines(instance: AquariumInstance, options: list[list[int]], ids: list[int])
                         [(instance.cols[c], [(r, c) for r in range(n)]) for c in range(n)]:
         rows_of: dict[int, list[int]] = {}
         for r, c in cells:
-            rows_of.setdefault(index[grid[r][c]], []).append(r)
-        members = [(i, {lvl: sum(1 for r in rs if lvl <= r) for lvl in options[i]}) for i, rs in rows_of.items()]
+            rows_of.setdefault(index[grid[r][c]], []).append(r)  # rows ascending: cells go top to bottom
+        # the region's cells of this line that are wet at a level: those at or below it
+        members = [(i, {lvl: len(rs) - bisect_left(rs, lvl) for lvl in options[i]}) for i, rs in rows_of.items()]
         lines.append((count, members))
     return lines
 
 
 def _sum_mask(a: int, b: int, limit: int) -> int:
-    """Sums reachable as x + y with x in mask a and y in mask b, capped at ``limit``."""
-    out, shift = 0, 0
+    """Sums reachable as x + y with x in mask a and y in mask b, capped at ``limit``: one shifted copy
+    of one mask per set bit of the other, taking the sparser mask's bits (a region's few levels against
+    a line's many partial sums)."""
+    if a.bit_count() > b.bit_count():
+        a, b = b, a
+    out = 0
     while a:
-        if a & 1:
-            out |= b << shift
-        a >>= 1
-        shift += 1
+        low = a & -a
+        out |= b << (low.bit_length() - 1)
+        a ^= low
     return out & ((1 << (limit + 1)) - 1)
 
 
 def _propagate(lines: list[_Line], domains: list[list[int]]) -> bool:
-    """Shrink domains to a fixpoint; False when some domain empties."""
-    changed = True
-    while changed:
-        changed = False
-        for count, members in lines:
-            masks = []
-            for i, contrib in members:
-                mask = 0
-                for lvl in domains[i]:
-                    mask |= 1 << contrib[lvl]
-                masks.append(mask)
-            k = len(members)
-            prefix, suffix = [1] * (k + 1), [1] * (k + 1)
-            for j in range(k):
-                prefix[j + 1] = _sum_mask(prefix[j], masks[j], count)
-            for j in range(k - 1, -1, -1):
-                suffix[j] = _sum_mask(suffix[j + 1], masks[j], count)
-            if not (prefix[k] >> count) & 1:
+    """Shrink domains to a fixpoint; False when some domain empties. A line is revised again only when
+    a region crossing it lost a level (a work queue, as in AC-3)."""
+    crossing: dict[int, list[int]] = {}
+    for number, (_, members) in enumerate(lines):
+        for i, _ in members:
+            crossing.setdefault(i, []).append(number)
+    queue = deque(range(len(lines)))
+    queued = [True] * len(lines)
+    while queue:
+        number = queue.popleft()
+        queued[number] = False
+        count, members = lines[number]
+        masks = []
+        for i, contrib in members:
+            mask = 0
+            for lvl in domains[i]:
+                mask |= 1 << contrib[lvl]
+            masks.append(mask)
+        k = len(members)
+        prefix, suffix = [1] * (k + 1), [1] * (k + 1)
+        for j in range(k):
+            prefix[j + 1] = _sum_mask(prefix[j], masks[j], count)
+        for j in range(k - 1, -1, -1):
+            suffix[j] = _sum_mask(suffix[j + 1], masks[j], count)
+        if not (prefix[k] >> count) & 1:
+            return False
+        width = f"0{count + 1}b"
+        for j, (i, contrib) in enumerate(members):
+            # a level filling c cells of the line survives when the other regions can make count - c:
+            # x + y = count - c for x among the regions before and y among those after, which is bit
+            # c + x of the "after" mask reversed (bit count - y), so one shift and one AND per level
+            after = int(format(suffix[j + 1], width)[::-1], 2)
+            before = prefix[j]
+            keep = [lvl for lvl in domains[i] if contrib[lvl] <= count and (before << contrib[lvl]) & after]
+            if not keep:
                 return False
-            for j, (i, contrib) in enumerate(members):
-                others = _sum_mask(prefix[j], suffix[j + 1], count)
-                keep = [lvl for lvl in domains[i] if contrib[lvl] <= count and (others >> (count - contrib[lvl])) & 1]
-                if not keep:
-                    return False
-                if len(keep) < len(domains[i]):
-                    domains[i] = keep
-                    changed = True
+            if len(keep) < len(domains[i]):
+                domains[i] = keep
+                for other in crossing[i]:
+                    if not queued[other]:
+                        queued[other] = True
+                        queue.append(other)
     return True
 
 
