@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from ...core.errors import PuzzlesatError
-from .grids import orient
+from .grids import composition_table, orient
 from .solution import MONSTER, MONSTER_CELLS, monster_corners
 
 ATTEMPTS = 20
@@ -23,20 +23,50 @@ MAX_TILE = 30
 
 def _picture(side: int, rng: random.Random) -> list[list[str]]:
     """Random water with sea monsters planted in the picture's own orientation. PUZZLES.md asks for "the
-    orientation in which monsters appear", so a picture whose noise (with the planted monsters) also
-    shows a monster in another orientation is drawn again (a 96 x 96 picture did: 2 stray monsters
-    against 22 planted)."""
+    orientation in which monsters appear", so a monster that the noise (with the planted monsters) shows
+    in another orientation is wiped out: one of its cells that no monster of the own orientation uses
+    becomes water. Water makes no monster, so this ends, and the own orientation keeps all of its own.
+    (Drawing the picture again instead, as before, never ended at 400 x 400: some stray monster always
+    turned up.) Drawn again only when a stray monster lies wholly on own monsters' cells."""
+    height, width = len(MONSTER), len(MONSTER[0])
     while True:
         picture = [["#" if rng.random() < 0.35 else "." for _ in range(side)] for _ in range(side)]
-        height, width = len(MONSTER), len(MONSTER[0])
-        if side >= width:
-            for _ in range(max(1, side * side // 400)):
-                r, c = rng.randrange(side - height + 1), rng.randrange(side - width + 1)
-                for dr, dc in MONSTER_CELLS:
-                    picture[r + dr][c + dc] = "#"
-        lines = tuple("".join(row) for row in picture)
-        if side < width or not any(monster_corners(orient(lines, o)) for o in range(1, 8)):
+        if side < width:
             return picture
+        for _ in range(max(1, side * side // 400)):
+            r, c = rng.randrange(side - height + 1), rng.randrange(side - width + 1)
+            for dr, dc in MONSTER_CELLS:
+                picture[r + dr][c + dc] = "#"
+        cleared = _without_strays(tuple("".join(row) for row in picture), rng)
+        if cleared is not None:
+            return [list(row) for row in cleared]
+
+
+def _without_strays(lines: tuple[str, ...], rng: random.Random) -> tuple[str, ...] | None:
+    """``lines`` with every monster of orientations 1..7 wiped out by turning one of its cells that no
+    orientation-0 monster uses to water; None when some stray monster has no such cell."""
+    own = {(r + dr, c + dc) for r, c in monster_corners(lines) for dr, dc in MONSTER_CELLS}
+    mask = tuple("".join("X" if (r, c) in own else "." for c in range(len(lines[0]))) for r in range(len(lines)))
+    table = composition_table()
+    inverse = [next(g for g in range(8) if table[g][o] == 0) for o in range(8)]
+    changed = True
+    while changed:
+        changed = False
+        for o in range(1, 8):
+            looks = orient(lines, o)
+            found = monster_corners(looks)
+            if not found:
+                continue
+            kept, cells = orient(mask, o), [list(row) for row in looks]
+            for r, c in found:
+                free = [(r + dr, c + dc) for dr, dc in MONSTER_CELLS if kept[r + dr][c + dc] != "X"]
+                if not free:
+                    return None
+                wet_r, wet_c = rng.choice(free)
+                cells[wet_r][wet_c] = "."
+            lines = orient(tuple("".join(row) for row in cells), inverse[o])
+            changed = True
+    return lines
 
 
 def _tiles(size: int, tile: int, ambiguity: int, rng: random.Random) -> list[tuple[str, ...]]:
