@@ -46,7 +46,7 @@ cols_option = click.option("--cols", type=click.IntRange(min=1), default=None,
 backend_option = click.option("--backend", "-b", default=None,
                               help="Solver: pysat:NAME, an alias (cadical, kissat, ...), z3 or external:BINARY. "
                                    f"See 'puzzlesat backends'. Default: {DEFAULT_BACKEND}, or the puzzle's "
-                                   "measured fastest (amphipod: pysat:glucose4; dice: frontier).")
+                                   "measured fastest (amphipod: glucose4 and CaDiCaL raced; dice: frontier).")
 encoding_option = click.option("--encoding", "kind", default=None, metavar="KIND",
                                help="Encoding (default: the puzzle's first): aquarium, jigsaw and jig have cnf and "
                                     "smt; amphipod events, unroll and smt; dice counts part 2 by split (default "
