@@ -56,6 +56,7 @@ soak: $(BIN)/puzzlesat solvers
 
 bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/startup.py
 
 # whole processes of this tree against an earlier revision, e.g. `make bench-compare REV=e834fbc`
 bench-compare: $(BIN)/puzzlesat
