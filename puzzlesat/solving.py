@@ -41,6 +41,8 @@ class Report:
     times: dict[str, float] = field(default_factory=dict)
     #: the backend that answered each solver call; differs from ``backend`` for a portfolio (the winners)
     solved_by: list[str] = field(default_factory=list)
+    #: cube and conquer: per count label, the cubes' number, the refuted ones and the slowest cube times
+    cubes: dict[str, Any] = field(default_factory=dict)
     #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
     draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
 
@@ -56,7 +58,7 @@ class Report:
         return {"puzzle": self.puzzle, "source": self.source, "backend": self.backend,
                 "encoding": self.encoding, "status": self.status, "answers": self.answers,
                 "checked": self.checked, "solved_by": self.solved_by, "size": self.size,
-                "times": {k: round(v, 6) for k, v in self.times.items()}}
+                "times": {k: round(v, 6) for k, v in self.times.items()}} | ({"cubes": self.cubes} if self.cubes else {})
 
 
 def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,

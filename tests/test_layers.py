@@ -8,7 +8,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
 LAYERS = ["core", "formats", "backends", "pipeline", "encoders", "cli"]
-PIPELINE = {"solving", "optimize", "crosscheck", "bench", "tasks", "request"}
+PIPELINE = {"solving", "optimize", "crosscheck", "bench", "tasks", "request", "cubes", "executors"}
 
 
 def layer(module: str) -> int:

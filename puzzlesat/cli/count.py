@@ -39,6 +39,13 @@ from .supervised import SupervisedCommand
 @click.option("--jsonl", is_flag=True,
               help="Stream the solutions of the first count as JSON lines while they are found, then one line "
                    "with the count (enumeration, in this process).")
+@click.option("--cubes", type=click.IntRange(min=0, max=30), default=None, metavar="DEPTH",
+              help="Cube and conquer: split each count into cubes by DEPTH binary splits on shown variables "
+                   "(disjoint, covering everything), count the cubes on the executor and add them up; "
+                   "--timeout is then each cube's limit.")
+@click.option("--executor", default=None, metavar="SPEC",
+              help="Where --cubes' cubes run: local (default: one process per core), local:N, or "
+                   "dask://HOST:PORT (a running Dask scheduler; pip install 'puzzlesat[dist]').")
 def command(
     puzzle: str,
     file: str,
@@ -50,6 +57,8 @@ def command(
     list_all: bool,
     limit: int | None,
     jsonl: bool,
+    cubes: int | None,
+    executor: str | None,
     **read: Any,
 ) -> None:
     """Count all solutions of FILE (tiling puzzles: also up to the grid's symmetries; dice: the universes
@@ -59,6 +68,7 @@ def command(
     Example:
       puzzlesat count jig instances/jig/matt5x5.jig --list
       puzzlesat count dice instances/aoc/2021-21/example.txt --target 10 --backend ganak
+      puzzlesat count jig instances/jig/zhurgut_8x8.jig --cubes 6 --executor local:2
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
@@ -70,6 +80,13 @@ def command(
                              "enumerating backend")
     if jsonl:
         stream(counting, instance, watch, limit)
+        return
+    if executor is not None and cubes is None:
+        raise PuzzlesatError("--executor runs the cubes of --cubes: give --cubes DEPTH too")
+    if cubes is not None:
+        if list_all or limit:
+            raise PuzzlesatError("--cubes counts cube by cube: --list and --limit count in one search")
+        by_cubes(counting, instance, watch, cubes, executor, as_json)
         return
     # the same top-level shape as solve and decode; enumeration checks every solution it counts,
     # an exact counter proves the number instead
@@ -104,3 +121,31 @@ def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None
     found = count(replace(counting, options=options), instance, watch, on_solution=line, limit=limit)
     click.echo(json.dumps({"schema": "puzzlesat/count-end/1", "version": __version__, label: found,
                            "complete": limit is None or found < limit}))
+
+
+def by_cubes(counting: Request, instance: Any, watch: Stopwatch, depth: int, executor: str | None,
+             as_json: bool) -> None:
+    """Every count as the sum of its cubes' counts (:mod:`puzzlesat.cubes`), with the cubes' times."""
+    from ..cubes import count_variants_by_cubes
+    from ..executors import executor_for
+
+    engine = executor_for(executor)
+    with watch.phase("solve"):
+        counted = count_variants_by_cubes(counting, instance, depth, engine, counting.timeout)
+    report = Report(counting.puzzle.name, str(getattr(instance, "source", "")), counting.backend.name,
+                    counting.encoding, "UNKNOWN", checked="count" not in counting.backend.capabilities,
+                    times=watch.times)
+    report.answers = {label: total for label, (total, _) in counted.items()}
+    report.status = "SAT" if next(iter(report.answers.values())) else "UNSAT"
+    report.cubes = {label: {"executor": engine.name, "workers": engine.workers, "cubes": len(cubed.cubes),
+                            "refuted": cubed.refuted, "seconds": [round(t, 4) for t in cubed.seconds],
+                            "slowest": [{"seconds": round(t, 4), "cube": list(cube)} for t, cube in cubed.slowest()]}
+                    for label, (_, cubed) in counted.items()}
+    if as_json:
+        echo_json(report.to_json() | {"method": "cube and conquer", "complete": True}, "report")
+        return
+    for label, (total, cubed) in counted.items():
+        slowest = ", ".join(format_seconds(t) for t, _ in cubed.slowest())
+        click.echo(f"{label}: {total} (the sum over {len(cubed.cubes)} cubes on {engine.name} x{engine.workers}, "
+                   f"{cubed.refuted} more refuted by propagation; slowest cubes {slowest})")
+    click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))

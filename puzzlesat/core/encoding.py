@@ -7,6 +7,7 @@ enumeration and counting never multiply solutions through auxiliary variables.
 """
 from __future__ import annotations
 
+import copyreg
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -110,3 +111,22 @@ def meaning_to_str(obj: Any) -> str:
     if isinstance(obj, tuple) and obj and isinstance(obj[0], str):
         return f"{obj[0]}({','.join(str(x) for x in obj[1:])})"
     return str(obj)
+
+
+def _rebuilt_pool(top: int, occupied: list[list[int]], obj2id: dict[Any, int], id2obj: dict[int, Any],
+                  with_neg: bool) -> IDPool:
+    pool = IDPool(occupied=occupied, **({"with_neg": True} if with_neg else {}))
+    pool.top = top
+    pool.obj2id.update(obj2id)
+    pool.id2obj.update(id2obj)
+    return pool
+
+
+def _reduced_pool(pool: IDPool) -> tuple[Any, tuple[Any, ...]]:
+    """PySAT's IDPool keeps a lambda (its id counter), which pickle refuses; an encoding crosses to a
+    worker process or a cluster (cube and conquer) as the pool's plain maps, rebuilt there."""
+    return _rebuilt_pool, (pool.top, list(pool._occupied), dict(pool.obj2id), dict(pool.id2obj),
+                           bool(getattr(pool, "with_neg", False)))
+
+
+copyreg.pickle(IDPool, _reduced_pool)

@@ -1,0 +1,132 @@
+"""Cube and conquer for counts: the formula split into disjoint cubes, each counted on its own.
+
+A cube is a conjunction of literals on *shown* variables. The cubes are the leaves of a binary tree:
+each inner node splits on one shown variable that unit propagation has not yet fixed under the node's
+literals, into "true" and "false". So, by construction:
+
+- the cubes are pairwise disjoint (two leaves differ on the variable where their paths part), and
+- they cover every assignment (an assignment follows exactly one path down the tree),
+
+hence every projected solution lies in exactly one cube, and the count is the sum of the cubes' counts.
+Splitting only on shown variables is what makes this hold for *projected* counts: a cube that fixed an
+auxiliary variable could hold one projected solution twice (extended both ways across a split). A leaf
+whose literals unit propagation refutes is kept as a *refuted* cube (no model, count 0) rather than
+dropped, so that the cover can still be checked whole. tests/test_cubes.py checks the three facts by
+brute force on random formulas.
+
+Each open cube is counted like the whole formula (enumeration with the checker, or an exact counter)
+with its literals added as unit clauses, so blocking clauses stay inside their cube's search.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from pysat.solvers import Solver
+
+from .core.encoding import Encoding
+from .core.errors import PuzzlesatError, SolverTimeout
+
+if TYPE_CHECKING:
+    from .executors import Executor
+    from .request import Request
+
+
+@dataclass(frozen=True)
+class Cubes:
+    """The leaves of the split: ``open`` cubes to count, and ``refuted`` ones (no model: propagation
+    found a conflict), each a tuple of literals."""
+
+    open: list[tuple[int, ...]]
+    refuted: list[tuple[int, ...]]
+
+
+def split(encoding: Encoding, depth: int, solver: str = "glucose4") -> Cubes:
+    """The cubes of ``encoding`` down to ``depth`` splits (fewer where propagation fixes every shown
+    variable first), splitting on the shown variables in the encoding's order (``Encoding.order`` when
+    it has one, else ``show``): for a tiling, the placements of the first cells, as a person would."""
+    shown = set(encoding.show)
+    order = [v for v in encoding.order if v in shown] or list(dict.fromkeys(encoding.show))
+    open_cubes: list[tuple[int, ...]] = []
+    refuted: list[tuple[int, ...]] = []
+    with Solver(name=solver, bootstrap_with=encoding.clauses) as oracle:
+        pending: list[tuple[int, ...]] = [()]
+        while pending:
+            cube = pending.pop()
+            consistent, implied = oracle.propagate(assumptions=list(cube))
+            if not consistent:
+                refuted.append(cube)
+                continue
+            fixed = {abs(lit) for lit in implied} | {abs(lit) for lit in cube}
+            free = next((v for v in order if v not in fixed), None)
+            if len(cube) >= depth or free is None:
+                open_cubes.append(cube)
+                continue
+            pending.append(cube + (-free,))
+            pending.append(cube + (free,))
+    return Cubes(sorted(open_cubes, key=_in_order), sorted(refuted, key=_in_order))
+
+
+def _in_order(cube: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Cubes listed as the tree is read left to right (true before false at each split)."""
+    return tuple((abs(lit), 0 if lit > 0 else 1) for lit in cube)
+
+
+def restricted(encoding: Encoding, cube: Sequence[int]) -> Encoding:
+    """The formula of one cube: the encoding with the cube's literals as unit clauses."""
+    return replace(encoding, clauses=encoding.clauses + [[lit] for lit in cube])
+
+
+@dataclass
+class CubeCount:
+    """A count made of its cubes' counts, with what each cube cost (seconds, in cube order)."""
+
+    total: int
+    cubes: list[tuple[int, ...]]
+    refuted: int
+    seconds: list[float]
+
+    def slowest(self, how_many: int = 3) -> list[tuple[float, tuple[int, ...]]]:
+        return sorted(zip(self.seconds, self.cubes), reverse=True)[:how_many]
+
+
+def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int, executor: Executor,
+                limit: float | None = None) -> CubeCount:
+    """The count of ``encoding`` (projected on its shown variables) as the sum of its cubes' counts,
+    each counted by ``request``'s backend on ``executor`` under ``limit`` seconds. A cube that runs out
+    of time or fails makes the whole count fail: a partial sum is no count."""
+    cubes = split(encoding, depth)
+    tasks = [partial(_count_one, replace(request, timeout=None), instance, restricted(encoding, cube))
+             for cube in cubes.open]
+    counts: list[int | None] = [None] * len(tasks)
+    seconds = [0.0] * len(tasks)
+    for number, outcome in executor.run(tasks, limit):
+        if outcome.status != "OK" or outcome.value is None:
+            raise (SolverTimeout(request.backend.name, limit or 0.0) if outcome.status == "TIMEOUT"
+                   else PuzzlesatError(f"cube {number + 1} of {len(tasks)} failed: {outcome.error}"))
+        counts[number], seconds[number] = outcome.value, outcome.seconds
+    return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds)
+
+
+def _count_one(request: Request, instance: Any, encoding: Encoding) -> int:
+    from .solving import count
+
+    return count(request, instance, built=encoding)
+
+
+def count_variants_by_cubes(request: Request, instance: Any, depth: int, executor: Executor,
+                            limit: float | None) -> dict[str, tuple[int, CubeCount]]:
+    """Every count of ``puzzle.count_variants()`` (a tiling's solutions and its classes), each split into
+    cubes and conquered on ``executor``, each cube under ``limit`` seconds; by label."""
+    puzzle = request.puzzle
+    out = {}
+    for label, options in puzzle.count_variants(request.options):
+        encoding = puzzle.encode(instance, request.encoding, options)
+        if encoding.kind != "cnf" or encoding.queries:
+            raise PuzzlesatError(f"{puzzle.name}: the {request.encoding} encoding is not one CNF to count: "
+                                 "--cubes splits CNF counts")
+        counted = count_cubes(replace(request, options=options), instance, encoding, depth, executor, limit)
+        out[label] = (counted.total, counted)
+    return out

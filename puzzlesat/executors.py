@@ -1,0 +1,156 @@
+"""Where independent tasks run: local processes (the default), or a Dask cluster (``dask://HOST:PORT``).
+
+This module is only the seam. The engines do the distribution: ``concurrent.futures``' process pool on
+one machine, Dask's client on a cluster; there is no queue, retry or wire protocol here. What is ours is
+the same guard around every task on every executor: the task's own time limit, enforced where it runs
+by a forked child that is killed at the limit (:func:`~puzzlesat.backends.forking.call_with_timeout`),
+and its end turned into one :class:`Outcome`, so that a task that runs out of time is a TIMEOUT, one
+that fails (or whose worker dies) an ERROR, and no result is lost or counted twice: each task has one
+future, and each future gives one outcome.
+"""
+from __future__ import annotations
+
+import os
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from .core.errors import PuzzlesatError, SolverTimeout
+
+T = TypeVar("T")
+
+#: the prefix of a Dask scheduler address on the command line
+DASK = "dask://"
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[T]):
+    """How one task ended: ``status`` OK (with ``value``), TIMEOUT or ERROR (with ``error``), after
+    ``seconds`` of wall time where it ran."""
+
+    status: str
+    value: T | None = None
+    error: str = ""
+    seconds: float = 0.0
+
+
+def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
+    """Run ``task`` under ``limit`` seconds, hard (a forked child), and say how it ended."""
+    from .backends.forking import call_with_timeout
+
+    _allow_children()
+    start = time.perf_counter()
+    try:
+        value = call_with_timeout(task, limit, "task")
+    except SolverTimeout as exc:
+        return Outcome("TIMEOUT", error=str(exc), seconds=time.perf_counter() - start)
+    except PuzzlesatError as exc:
+        return Outcome("ERROR", error=str(exc), seconds=time.perf_counter() - start)
+    return Outcome("OK", value, seconds=time.perf_counter() - start)
+
+
+def _allow_children() -> None:
+    """Dask runs tasks in daemonic worker processes, and multiprocessing refuses to start a child from a
+    daemon (so that no child outlives it). The limit's child may be started: it dies with its parent
+    anyway (``PR_SET_PDEATHSIG``, set by every fork target here)."""
+    import multiprocessing
+
+    current = multiprocessing.current_process()
+    if current.daemon:
+        current.daemon = False
+
+
+class Executor(ABC):
+    """Runs independent tasks, each under its own time limit, and yields (task number, outcome) as
+    they finish."""
+
+    name: str
+
+    @abstractmethod
+    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None) -> Iterator[tuple[int, Outcome[T]]]: ...
+
+    @property
+    @abstractmethod
+    def workers(self) -> int:
+        """How many tasks run at once."""
+
+
+class LocalExecutor(Executor):
+    """Worker processes on this machine (``concurrent.futures``), one per core unless told."""
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None) -> None:
+        self._workers = workers or os.cpu_count() or 1
+
+    @property
+    def workers(self) -> int:
+        return self._workers
+
+    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None) -> Iterator[tuple[int, Outcome[T]]]:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {pool.submit(guarded, task, limit): number for number, task in enumerate(tasks)}
+            for future in as_completed(futures):
+                yield futures[future], _outcome(future)
+
+
+class DaskExecutor(Executor):
+    """The workers of a running Dask scheduler (``dask://HOST:PORT``), through its client."""
+
+    name = "dask"
+
+    def __init__(self, address: str) -> None:
+        """``address``: HOST:PORT of the scheduler."""
+        try:
+            from distributed import Client
+        except ImportError:
+            raise PuzzlesatError("--executor dask://...: Dask is not installed: pip install 'puzzlesat[dist]'") from None
+        try:
+            self.client = Client(f"tcp://{address}", timeout=5, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise PuzzlesatError(f"--executor {DASK}{address}: no Dask scheduler answers there "
+                                 f"({str(exc).splitlines()[0]})") from None
+
+    @property
+    def workers(self) -> int:
+        workers = self.client.scheduler_info()["workers"].values()
+        return max(1, sum(int(info.get("nthreads", 1)) for info in workers))
+
+    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None) -> Iterator[tuple[int, Outcome[T]]]:
+        from distributed import as_completed
+
+        futures = {self.client.submit(guarded, task, limit, pure=False): number for number, task in enumerate(tasks)}
+        try:
+            for future in as_completed(list(futures), loop=self.client.loop):
+                yield futures[future], _outcome(future)
+        finally:
+            self.client.cancel(list(futures))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _outcome(future: Any) -> Outcome[Any]:
+    """The outcome a finished future holds; a task that could not finish (its worker died, the pool
+    broke) is an ERROR outcome, not an exception that would lose the other results."""
+    try:
+        outcome: Outcome[Any] = future.result()
+    except Exception as exc:  # the engine's report of a lost task
+        return Outcome("ERROR", error=f"{type(exc).__name__}: {exc}".splitlines()[0])
+    return outcome
+
+
+def executor_for(spec: str | None) -> Executor:
+    """``None`` or ``local`` (or ``local:N`` workers), or ``dask://HOST:PORT``; anything else is refused."""
+    if spec is None or spec == "local":
+        return LocalExecutor()
+    if spec.startswith("local:") and spec[6:].isdigit() and int(spec[6:]) > 0:
+        return LocalExecutor(int(spec[6:]))
+    if spec.startswith(DASK) and len(spec) > len(DASK):
+        return DaskExecutor(spec[len(DASK):])
+    raise PuzzlesatError(f"--executor {spec}: expected local, local:N or dask://HOST:PORT")

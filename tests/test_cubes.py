@@ -1,0 +1,58 @@
+"""The cube split's proof obligations, by brute force on random formulas: the cubes (open and refuted)
+are pairwise disjoint and cover every assignment, refuted cubes have no model, and the projected counts
+of the open cubes add up to the projected count of the whole formula."""
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+from pysat.formula import IDPool
+
+from puzzlesat.core.encoding import Encoding
+from puzzlesat.cubes import restricted, split
+
+
+def satisfies(clauses: list[list[int]], bits: tuple[bool, ...]) -> bool:
+    return all(any(bits[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in clauses)
+
+
+def projected(clauses: list[list[int]], num_vars: int, show: list[int]) -> set[tuple[bool, ...]]:
+    return {tuple(bits[v - 1] for v in show) for bits in product((False, True), repeat=num_vars)
+            if satisfies(clauses, bits)}
+
+
+def random_formula(rng: random.Random) -> tuple[Encoding, int]:
+    num_vars = rng.randint(2, 9)
+    clauses = [[rng.choice((-1, 1)) * rng.randint(1, num_vars) for _ in range(rng.randint(1, 3))]
+               for _ in range(rng.randint(1, 14))]
+    show = sorted(rng.sample(range(1, num_vars + 1), rng.randint(1, num_vars)))
+    pool = IDPool(start_from=num_vars + 1)
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show), num_vars
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cubes_are_disjoint_cover_everything_and_add_up(seed):
+    rng = random.Random(seed)
+    for _ in range(50):
+        encoding, num_vars = random_formula(rng)
+        depth = rng.randint(0, 5)
+        cubes = split(encoding, depth)
+        every = cubes.open + cubes.refuted
+        assert all(len(cube) <= depth for cube in every)
+        assert all(abs(lit) in encoding.show for cube in every for lit in cube)  # shown variables only
+        for bits in product((False, True), repeat=num_vars):
+            matching = [cube for cube in every if all(bits[abs(lit) - 1] == (lit > 0) for lit in cube)]
+            assert len(matching) == 1, (encoding.clauses, every, bits)
+        for cube in cubes.refuted:
+            assert not projected(restricted(encoding, cube).clauses, num_vars, encoding.show)
+        whole = projected(encoding.clauses, num_vars, encoding.show)
+        parts = [projected(restricted(encoding, cube).clauses, num_vars, encoding.show) for cube in cubes.open]
+        assert sum(len(part) for part in parts) == len(whole)
+        assert set().union(*parts) == whole
+
+
+def test_the_split_follows_the_encoding_order():
+    encoding = Encoding("cnf", pool=IDPool(start_from=4), clauses=[[1, 2, 3]], show=[1, 2, 3], order=[3, 2, 1])
+    cubes = split(encoding, 1)
+    assert cubes.open == [(3,), (-3,)] and cubes.refuted == []

@@ -1,0 +1,87 @@
+"""The executor seam: every task ends as one outcome (OK, TIMEOUT or ERROR) on every executor, and cube
+and conquer counts the same on local processes and on a Dask cluster as the plain count."""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from puzzlesat.core.errors import PuzzlesatError
+from puzzlesat.executors import LocalExecutor, executor_for
+
+from .conftest import INSTANCES
+
+
+def sleepy() -> int:
+    time.sleep(30)
+    return 1
+
+
+def failing() -> int:
+    raise PuzzlesatError("no such thing")
+
+
+def dying() -> int:
+    os._exit(3)
+
+
+def fine() -> int:
+    return 42
+
+
+def test_every_task_has_one_outcome_on_local_processes():
+    outcomes = dict(LocalExecutor(2).run([fine, sleepy, failing, fine], 1.0))
+    assert sorted(outcomes) == [0, 1, 2, 3]
+    assert [outcomes[n].status for n in range(4)] == ["OK", "TIMEOUT", "ERROR", "OK"]
+    assert outcomes[0].value == 42 and "no such thing" in outcomes[2].error
+
+
+def test_a_task_that_kills_its_process_is_an_error_not_a_lost_result():
+    outcomes = dict(LocalExecutor(2).run([dying, fine], 5.0))
+    assert outcomes[0].status == "ERROR" and outcomes[1].status == "OK"
+
+
+def test_executor_names_are_checked():
+    with pytest.raises(PuzzlesatError, match="expected local, local:N or dask://HOST:PORT"):
+        executor_for("ray://x")
+    assert executor_for("local:3").workers == 3
+
+
+CASES = [("jig", "jig/matt5x5.jig", 6), ("jig", "jig/zhurgut_6x4.jig", 5), ("jig", "jig/lavoie5x5.jig", 8),
+         ("jigsaw", "aoc/2020-20/example.txt", 5), ("aquarium", "aquarium/pa-6x6-easy-681742.txt", 4)]
+
+
+@pytest.mark.parametrize("puzzle,path,depth", CASES)
+def test_cube_and_conquer_counts_what_the_plain_count_counts(run_cli, puzzle, path, depth):
+    code, plain, _ = run_cli("count", puzzle, str(INSTANCES / path), "--json")
+    assert code == 0
+    code, cubed, err = run_cli("count", puzzle, str(INSTANCES / path), "--cubes", str(depth), "--executor", "local:2",
+                               "--json")
+    assert code == 0, err
+    plain_answers, report = json.loads(plain)["answers"], json.loads(cubed)
+    assert report["answers"] == plain_answers
+    for label, stats in report["cubes"].items():
+        assert stats["cubes"] == len(stats["seconds"]) >= 1 and label in plain_answers
+
+
+def test_cube_and_conquer_on_a_local_dask_cluster(run_cli):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        code, out, err = run_cli("count", "jig", str(INSTANCES / "jig" / "lavoie5x5.jig"), "--cubes", "6",
+                                 "--executor", f"dask://{address}", "--json")
+        assert code == 0, err
+        report = json.loads(out)
+        assert report["answers"] == {"solutions": 80, "up_to_rotation": 20}
+        assert report["cubes"]["solutions"]["executor"] == "dask" and report["cubes"]["solutions"]["workers"] == 2
+        outcomes = dict(executor_for(f"dask://{address}").run([fine, sleepy, failing], 1.0))
+        assert [outcomes[n].status for n in range(3)] == ["OK", "TIMEOUT", "ERROR"]
+
+
+def test_no_scheduler_is_one_line(run_cli):
+    pytest.importorskip("distributed")
+    code, _, err = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--cubes", "2",
+                           "--executor", "dask://127.0.0.1:9")
+    assert code == 2 and "no Dask scheduler answers there" in err and len(err.strip().splitlines()) == 1
