@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .backends import get_backend
 from .backends.forking import call_with_timeout
@@ -25,6 +25,9 @@ from .core.errors import PuzzlesatError, SolverTimeout
 from .core.options import EncoderOptions
 from .core.puzzle import Puzzle
 from .request import Request
+
+if TYPE_CHECKING:
+    from .executors import Executor
 from .solving import count, solve
 
 #: (status, answers or None, error): what running one method gives
@@ -70,13 +73,25 @@ def label(puzzle: Puzzle[Any, Any, Any], name: str, kind: str) -> str:
     return f"{name} [{kind}, {shared}]" if shared else f"{name} [{kind}]"
 
 
-def run_methods(methods: list[Method], limit: float | None, budget: float | None = None) -> Iterator[Row]:
+def run_methods(methods: list[Method], limit: float | None, budget: float | None = None,
+                executor: Executor | None = None) -> Iterator[Row]:
     """Run the methods in order, each under ``limit`` and all within ``budget`` seconds (methods left
     when it is spent are SKIPPED rows), and yield each row as it finishes, already marked: a row agrees
     when it has exactly the yardstick's answers, the yardstick being the first row that answered (the
-    reference's, unless it ran out of time or failed)."""
-    start = time.perf_counter()
+    reference's, unless it ran out of time or failed). With an ``executor`` (a Dask cluster) the methods
+    run at the same time on its workers, each under ``limit``, and the rows come in plan order once all
+    are back (the budget does not apply: nothing waits for a turn)."""
+    rows = _rows_on(executor, methods, limit) if executor is not None else _rows_here(methods, limit, budget)
     expected: dict[str, Any] | None = None
+    for row in rows:
+        if row.answers is not None and not row.error:
+            expected = row.answers if expected is None else expected
+            row.agrees = row.answers == expected
+        yield row
+
+
+def _rows_here(methods: list[Method], limit: float | None, budget: float | None) -> Iterator[Row]:
+    start = time.perf_counter()
     for method in methods:
         left = None if budget is None else budget - (time.perf_counter() - start)
         if left is not None and left <= 0:
@@ -85,17 +100,29 @@ def run_methods(methods: list[Method], limit: float | None, budget: float | None
             continue
         this_limit = left if limit is None else limit if left is None else min(limit, left)
         began = time.perf_counter()
-        try:
-            status, answers, error = method.run(this_limit)
-        except SolverTimeout as exc:
-            status, answers, error = "TIMEOUT", None, str(exc)
-        except PuzzlesatError as exc:
-            status, answers, error = "ERROR", None, str(exc)
-        row = Row(method.label, status, time.perf_counter() - began, answers, error, family=method.family)
-        if answers is not None and not error:
-            expected = answers if expected is None else expected
-            row.agrees = answers == expected
-        yield row
+        status, answers, error = _outcome_of(method, this_limit)
+        yield Row(method.label, status, time.perf_counter() - began, answers, error, family=method.family)
+
+
+def _outcome_of(method: Method, limit: float | None) -> Outcome:
+    try:
+        return method.run(limit)
+    except SolverTimeout as exc:
+        return "TIMEOUT", None, str(exc)
+    except PuzzlesatError as exc:
+        return "ERROR", None, str(exc)
+
+
+def _rows_on(executor: Executor, methods: list[Method], limit: float | None) -> Iterator[Row]:
+    """Every method as one task on ``executor`` (its own hard limit is the executor's guard)."""
+    done = dict(executor.run([partial(_outcome_of, method, None) for method in methods], limit))
+    for number, method in enumerate(methods):
+        ran = done[number]
+        if ran.status == "OK" and ran.value is not None:
+            status, answers, error = ran.value
+        else:
+            status, answers, error = ran.status, None, ran.error
+        yield Row(method.label, status, ran.seconds, answers, error, family=method.family)
 
 
 def _reference(answers: Callable[[], Outcome]) -> Method:

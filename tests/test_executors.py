@@ -85,3 +85,20 @@ def test_no_scheduler_is_one_line(run_cli):
     code, _, err = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--cubes", "2",
                            "--executor", "dask://127.0.0.1:9")
     assert code == 2 and "no Dask scheduler answers there" in err and len(err.strip().splitlines()) == 1
+
+
+def test_crosscheck_on_a_local_dask_cluster(run_cli):
+    """The methods of a cross-check as tasks on the cluster's workers: the same rows and verdicts as
+    one after the other here."""
+    distributed = pytest.importorskip("distributed")
+    path = str(INSTANCES / "jig" / "matt5x5.jig")
+    code, here, _ = run_cli("crosscheck", "jig", path, "--backends", "cadical,glucose", "--json")
+    assert code == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        code, there, err = run_cli("crosscheck", "jig", path, "--backends", "cadical,glucose", "--executor",
+                                   f"dask://{address}", "--json")
+    assert code == 0, err
+    rows_here, rows_there = json.loads(here)["rows"], json.loads(there)["rows"]
+    assert [(r["method"], r["status"], r["answers"], r["agrees"]) for r in rows_there] == \
+        [(r["method"], r["status"], r["answers"], r["agrees"]) for r in rows_here]

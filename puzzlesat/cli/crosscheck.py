@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..core.errors import PuzzlesatError
 from ..crosscheck import (
     DEFAULT_BUDGET,
     DEFAULT_METHOD_LIMIT,
@@ -51,6 +52,9 @@ from .supervised import SupervisedCommand
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_BUDGET,
               show_default=True, help="Time limit of the whole cross-check in seconds (methods not started "
               "by then: SKIPPED rows).")
+@click.option("--executor", default=None, metavar="SPEC",
+              help="Where the methods run: here, one after the other (default), or dask://HOST:PORT (all at "
+                   "once on a Dask cluster's workers, each under --timeout; rows print when all are back).")
 @common(cnf_options, json_option)
 def command(
     puzzle: str,
@@ -59,6 +63,7 @@ def command(
     by_count: bool,
     timeout: float,
     budget: float,
+    executor: str | None,
     cardinality: str | None,
     pb: str | None,
     as_json: bool,
@@ -87,7 +92,14 @@ def command(
     if not as_json:
         click.echo(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
         click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
-    for row in run_methods(methods, timeout, budget):
+    engine = None
+    if executor is not None:
+        from ..executors import DASK, executor_for
+
+        if not executor.startswith(DASK):
+            raise PuzzlesatError(f"--executor {executor}: crosscheck runs here unless given dask://HOST:PORT")
+        engine = executor_for(executor)
+    for row in run_methods(methods, timeout, budget, engine):
         rows.append(row)
         if not as_json:
             click.echo(_line(row, width))
