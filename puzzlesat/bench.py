@@ -17,17 +17,22 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .backends import get_backend
 from .core.errors import PuzzlesatError
+from .core.files import read_text
 from .core.processes import die_with_parent
 from .core.puzzle import Puzzle
 from .core.timing import Stopwatch
 from .request import request
 from .solving import load, solve
+
+if TYPE_CHECKING:
+    from .executors import Executor
 
 REFERENCE = "reference"
 
@@ -104,13 +109,13 @@ def plan(puzzles: list[Puzzle[Any, Any, Any]], directory: str | None, backends: 
     return runs
 
 
-def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run) -> Sample:
-    """Do one run in this process: parse, then the reference or ``solve`` with the named backend
-    (``puzzles``: the puzzle of each name the runs use)."""
+def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run, text: str | None = None) -> Sample:
+    """Do one run in this process: parse (the file, or its ``text`` when given), then the reference or
+    ``solve`` with the named backend (``puzzles``: the puzzle of each name the runs use)."""
     puzzle = puzzles[run.puzzle]
     watch = Stopwatch()
     try:
-        instance = load(puzzle, run.instance, watch)
+        instance = load(puzzle, run.instance, watch, text=text)
         if run.method == REFERENCE:
             with watch.phase("solve"):
                 found = puzzle.reference(instance, puzzle.task.reference_limit)
@@ -173,6 +178,23 @@ def run_all(runs: list[Run], work: Callable[[Run], Sample], jobs: int, timeout: 
     finally:
         for _, process, _ in running.values():
             _kill_group(process)
+    return samples
+
+
+def run_on(executor: Executor, runs: list[Run], puzzles: dict[str, Puzzle[Any, Any, Any]], timeout: float | None,
+           on_done: Callable[[Sample], None] = lambda sample: None) -> list[Sample]:
+    """Every run as one task on ``executor`` (a Dask cluster), each under ``timeout``: a run past it is a
+    TIMEOUT sample, one that fails or whose worker dies an ERROR sample. The instances travel as text,
+    so the workers need not see this machine's files."""
+    texts = {run.instance: read_text(run.instance) for run in runs}
+    samples = []
+    for number, outcome in executor.run([partial(measure, puzzles, run, texts[run.instance]) for run in runs],
+                                        timeout):
+        run = runs[number]
+        sample = outcome.value if outcome.status == "OK" and outcome.value is not None else \
+            Sample(run, outcome.status, error=outcome.error)
+        samples.append(sample)
+        on_done(sample)
     return samples
 
 

@@ -102,3 +102,19 @@ def test_crosscheck_on_a_local_dask_cluster(run_cli):
     rows_here, rows_there = json.loads(here)["rows"], json.loads(there)["rows"]
     assert [(r["method"], r["status"], r["answers"], r["agrees"]) for r in rows_there] == \
         [(r["method"], r["status"], r["answers"], r["agrees"]) for r in rows_here]
+
+
+def test_bench_on_a_local_dask_cluster(run_cli, tmp_path):
+    """A benchmark sweep as tasks on the cluster: every run one sample, a run past its limit a TIMEOUT."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        code, out, err = run_cli("bench", "--puzzle", "jig", "--instances", str(INSTANCES / "jig"), "--repeat", "1",
+                                 "--timeout", "0.3", "--executor", f"dask://{address}", "--out", str(tmp_path))
+    assert code == 0, err
+    runs = json.loads((tmp_path / "bench.json").read_text())["samples"]
+    jigs = len(list((INSTANCES / "jig").glob("*.jig")))
+    assert len(runs) == 2 * jigs  # the reference and the default backend on each, once
+    statuses = {(r["instance"].rsplit("/", 1)[-1], r["method"]): r["status"] for r in runs}
+    assert statuses["matt5x5.jig", "reference"] == "SAT" and statuses["matt5x5.jig", "pysat:glucose4"] == "SAT"
+    assert statuses["zhurgut_11x11.jig", "pysat:glucose4"] == "TIMEOUT"  # its encode alone takes 0.7 s

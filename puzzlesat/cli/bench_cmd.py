@@ -14,6 +14,7 @@ from ..bench import (
     plan,
     plot,
     run_all,
+    run_on,
     summarize,
     to_csv,
     to_json,
@@ -45,8 +46,11 @@ from .supervised import SupervisedCommand
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Also draw median times as a PNG bar chart (needs matplotlib).")
 @click.option("--markdown", is_flag=True, help="Print the table as Markdown (as BENCHMARKS.md shows it).")
+@click.option("--executor", default=None, metavar="SPEC",
+              help="Where the runs go: forked processes here (default, --jobs at a time), or dask://HOST:PORT "
+                   "(every run a task on a Dask cluster's workers, the instances sent as text).")
 def command(puzzle: str | None, backends: str | None, directory: str | None, jobs: int, timeout: float,
-            repeat: int, out: str, plot_path: str | None, markdown: bool) -> None:
+            repeat: int, out: str, plot_path: str | None, markdown: bool, executor: str | None) -> None:
     """Time every instance with every backend and the solver-free reference; encode and solve apart.
 
     Exits 1 when a run failed (timeouts are reported, not failures).
@@ -67,8 +71,18 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
         check_writable(str(Path(plot_path).parent))
     puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else BUILTIN)}
     runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
+    engine = None
+    if executor is not None:
+        from ..executors import DASK, executor_for
+
+        if not executor.startswith(DASK):
+            raise PuzzlesatError(f"--executor {executor}: bench runs here (--jobs) unless given dask://HOST:PORT")
+        engine = executor_for(executor)
     with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
-        samples = run_all(runs, partial(measure, puzzles), jobs, timeout, lambda sample: bar.update(1))
+        if engine is not None:
+            samples = run_on(engine, runs, puzzles, timeout, lambda sample: bar.update(1))
+        else:
+            samples = run_all(runs, partial(measure, puzzles), jobs, timeout, lambda sample: bar.update(1))
     rows = summarize(samples)
     write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples), indent=1) + "\n")
     write_text_atomic(str(Path(out) / "bench.csv"), to_csv(rows))
