@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test fuzz soak solvers bench bench-compare clean
+.PHONY: demo test fuzz soak solvers bench bench-cluster bench-compare clean
 
 $(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ soak: $(BIN)/puzzlesat solvers
 bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/startup.py
+
+# cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the 10x10 projection
+bench-cluster: $(BIN)/puzzlesat
+	$(BIN)/python bench/cluster.py
 
 # whole processes of this tree against an earlier revision, e.g. `make bench-compare REV=e834fbc`
 bench-compare: $(BIN)/puzzlesat
