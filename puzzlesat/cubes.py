@@ -92,12 +92,33 @@ class CubeCount:
         return sorted(zip(self.seconds, self.cubes), reverse=True)[:how_many]
 
 
-def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int, executor: Executor,
+#: an automatic split aims at this many open cubes per worker, so that a slow cube does not leave the
+#: other workers idle at the end (Dask hands each free worker the next cube)
+CUBES_PER_WORKER = 8
+#: ... and stops deepening here
+MAX_AUTO_DEPTH = 20
+
+
+def auto_split(encoding: Encoding, workers: int) -> Cubes:
+    """The shallowest split (depths 2, 4, ...) with at least ``CUBES_PER_WORKER`` open cubes per worker."""
+    depth = 2
+    cubes = split(encoding, depth)
+    while len(cubes.open) < CUBES_PER_WORKER * workers and depth < MAX_AUTO_DEPTH:
+        depth += 2
+        deeper = split(encoding, depth)
+        if len(deeper.open) == len(cubes.open) and len(deeper.refuted) == len(cubes.refuted):
+            break  # propagation fixes everything shown before this depth: no more cubes to be had
+        cubes = deeper
+    return cubes
+
+
+def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int | None, executor: Executor,
                 limit: float | None = None) -> CubeCount:
     """The count of ``encoding`` (projected on its shown variables) as the sum of its cubes' counts,
-    each counted by ``request``'s backend on ``executor`` under ``limit`` seconds. A cube that runs out
-    of time or fails makes the whole count fail: a partial sum is no count."""
-    cubes = split(encoding, depth)
+    each counted by ``request``'s backend on ``executor`` under ``limit`` seconds (``depth`` None: an
+    automatic split for the executor's workers). A cube that runs out of time or fails makes the whole
+    count fail: a partial sum is no count."""
+    cubes = auto_split(encoding, executor.workers) if depth is None else split(encoding, depth)
     tasks = [partial(_count_one, replace(request, timeout=None), instance, restricted(encoding, cube))
              for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)
@@ -116,7 +137,7 @@ def _count_one(request: Request, instance: Any, encoding: Encoding) -> int:
     return count(request, instance, built=encoding)
 
 
-def count_variants_by_cubes(request: Request, instance: Any, depth: int, executor: Executor,
+def count_variants_by_cubes(request: Request, instance: Any, depth: int | None, executor: Executor,
                             limit: float | None) -> dict[str, tuple[int, CubeCount]]:
     """Every count of ``puzzle.count_variants()`` (a tiling's solutions and its classes), each split into
     cubes and conquered on ``executor``, each cube under ``limit`` seconds; by label."""

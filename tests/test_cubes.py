@@ -10,7 +10,7 @@ import pytest
 from pysat.formula import IDPool
 
 from puzzlesat.core.encoding import Encoding
-from puzzlesat.cubes import restricted, split
+from puzzlesat.cubes import CUBES_PER_WORKER, auto_split, restricted, split
 
 
 def satisfies(clauses: list[list[int]], bits: tuple[bool, ...]) -> bool:
@@ -56,3 +56,12 @@ def test_the_split_follows_the_encoding_order():
     encoding = Encoding("cnf", pool=IDPool(start_from=4), clauses=[[1, 2, 3]], show=[1, 2, 3], order=[3, 2, 1])
     cubes = split(encoding, 1)
     assert cubes.open == [(3,), (-3,)] and cubes.refuted == []
+
+
+def test_the_automatic_split_deepens_until_every_worker_has_cubes():
+    """16 free shown variables: 2^16 models, so splits never run out; 3 workers want 24 cubes."""
+    encoding = Encoding("cnf", pool=IDPool(start_from=17), clauses=[[v, -v] for v in range(1, 17)],
+                        show=list(range(1, 17)))
+    cubes = auto_split(encoding, 3)
+    assert len(cubes.open) >= CUBES_PER_WORKER * 3 and not cubes.refuted
+    assert len(cubes.open) == 2 ** len(cubes.open[0])  # a full tree of even depth

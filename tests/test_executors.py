@@ -50,6 +50,7 @@ def test_executor_names_are_checked():
 
 
 CASES = [("jig", "jig/matt5x5.jig", 6), ("jig", "jig/zhurgut_6x4.jig", 5), ("jig", "jig/lavoie5x5.jig", 8),
+         ("jig", "jig/lavoie5x5.jig", "auto"),
          ("jigsaw", "aoc/2020-20/example.txt", 5), ("aquarium", "aquarium/pa-6x6-easy-681742.txt", 4)]
 
 

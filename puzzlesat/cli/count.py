@@ -39,10 +39,10 @@ from .supervised import SupervisedCommand
 @click.option("--jsonl", is_flag=True,
               help="Stream the solutions of the first count as JSON lines while they are found, then one line "
                    "with the count (enumeration, in this process).")
-@click.option("--cubes", type=click.IntRange(min=0, max=30), default=None, metavar="DEPTH",
+@click.option("--cubes", default=None, metavar="DEPTH|auto",
               help="Cube and conquer: split each count into cubes by DEPTH binary splits on shown variables "
-                   "(disjoint, covering everything), count the cubes on the executor and add them up; "
-                   "--timeout is then each cube's limit.")
+                   "(disjoint, covering everything; auto: about 8 cubes per worker), count the cubes on the "
+                   "executor and add them up; --timeout is then each cube's limit.")
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where --cubes' cubes run: local (default: one process per core), local:N, or "
                    "dask://HOST:PORT (a running Dask scheduler; pip install 'puzzlesat[dist]').")
@@ -57,7 +57,7 @@ def command(
     list_all: bool,
     limit: int | None,
     jsonl: bool,
-    cubes: int | None,
+    cubes: str | None,
     executor: str | None,
     **read: Any,
 ) -> None:
@@ -86,7 +86,9 @@ def command(
     if cubes is not None:
         if list_all or limit:
             raise PuzzlesatError("--cubes counts cube by cube: --list and --limit count in one search")
-        by_cubes(counting, instance, watch, cubes, executor, as_json)
+        if cubes != "auto" and not (cubes.isdigit() and int(cubes) <= 30):
+            raise PuzzlesatError(f"--cubes {cubes}: expected a depth 0..30 or auto")
+        by_cubes(counting, instance, watch, None if cubes == "auto" else int(cubes), executor, as_json)
         return
     # the same top-level shape as solve and decode; enumeration checks every solution it counts,
     # an exact counter proves the number instead
@@ -123,7 +125,7 @@ def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None
                            "complete": limit is None or found < limit}))
 
 
-def by_cubes(counting: Request, instance: Any, watch: Stopwatch, depth: int, executor: str | None,
+def by_cubes(counting: Request, instance: Any, watch: Stopwatch, depth: int | None, executor: str | None,
              as_json: bool) -> None:
     """Every count as the sum of its cubes' counts (:mod:`puzzlesat.cubes`), with the cubes' times."""
     from ..cubes import count_variants_by_cubes
