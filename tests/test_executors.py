@@ -119,3 +119,12 @@ def test_bench_on_a_local_dask_cluster(run_cli, tmp_path):
     statuses = {(r["instance"].rsplit("/", 1)[-1], r["method"]): r["status"] for r in runs}
     assert statuses["matt5x5.jig", "reference"] == "SAT" and statuses["matt5x5.jig", "pysat:glucose4"] == "SAT"
     assert statuses["zhurgut_11x11.jig", "pysat:glucose4"] == "TIMEOUT"  # its encode alone takes 0.7 s
+
+
+def test_cube_and_conquer_counts_a_dimacs_file_projected(run_cli, tmp_path):
+    """Any CNF: 3 x 3 projected solutions (x5, x6 hidden), as the plain count says."""
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 6 3\nc p show 1 2 3 4 0\n1 2 0\n-3 4 0\n5 6 0\n")
+    code, out, err = run_cli("count", "cnf", str(path), "--cubes", "3", "--executor", "local:2", "--json")
+    assert code == 0, err
+    assert json.loads(out)["answers"] == {"solutions": 9}
