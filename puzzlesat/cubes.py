@@ -28,8 +28,10 @@ from pysat.solvers import Solver
 
 from .core.encoding import Encoding
 from .core.errors import PuzzlesatError, SolverTimeout
+from .formats.varmap import formula_digest
 
 if TYPE_CHECKING:
+    from .core.puzzle import Puzzle
     from .executors import Executor
     from .request import Request
 
@@ -119,8 +121,8 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     automatic split for the executor's workers). A cube that runs out of time or fails makes the whole
     count fail: a partial sum is no count."""
     cubes = auto_split(encoding, executor.workers) if depth is None else split(encoding, depth)
-    tasks = [partial(_count_one, replace(request, timeout=None), instance, restricted(encoding, cube))
-             for cube in cubes.open]
+    digest = formula_digest(encoding)
+    tasks = [partial(_count_one, replace(request, timeout=None), instance, digest, cube) for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)
     seconds = [0.0] * len(tasks)
     for number, outcome in executor.run(tasks, limit):
@@ -131,10 +133,30 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds)
 
 
-def _count_one(request: Request, instance: Any, encoding: Encoding) -> int:
+def _count_one(request: Request, instance: Any, digest: str, cube: tuple[int, ...]) -> int:
+    """One cube's count, where it runs. A task carries the request, the instance and the cube, not the
+    formula (megabytes at 10x10, once per cube): the worker builds the formula once per process and
+    checks that it is the one that was split (encoders are deterministic, and the digest says so)."""
     from .solving import count
 
-    return count(request, instance, built=encoding)
+    encoding = _built(request.puzzle, request.encoding, request.options, instance)
+    if formula_digest(encoding) != digest:
+        raise PuzzlesatError("a worker built another formula than the one that was split (different versions "
+                             "of puzzlesat on the cluster?)")
+    return count(request, instance, built=restricted(encoding, cube))
+
+
+#: the formula a worker process built last, by (puzzle, encoding, options, instance): the cubes of one
+#: count follow one another on a worker, so one kept formula serves them all
+_BUILT: dict[tuple[Any, ...], Encoding] = {}
+
+
+def _built(puzzle: Puzzle[Any, Any, Any], kind: str, options: Any, instance: Any) -> Encoding:
+    key = (puzzle.name, kind, options, instance)
+    if key not in _BUILT:
+        _BUILT.clear()
+        _BUILT[key] = puzzle.encode(instance, kind, options)
+    return _BUILT[key]
 
 
 def count_variants_by_cubes(request: Request, instance: Any, depth: int | None, executor: Executor,
