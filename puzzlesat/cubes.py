@@ -122,6 +122,8 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     count fail: a partial sum is no count."""
     cubes = auto_split(encoding, executor.workers) if depth is None else split(encoding, depth)
     digest = formula_digest(encoding)
+    _BUILT.clear()  # local workers are forked from here: they find the formula built already
+    _BUILT[request.puzzle.name, request.encoding, request.options, instance] = encoding
     tasks = [partial(_count_one, replace(request, timeout=None), instance, digest, cube) for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)
     seconds = [0.0] * len(tasks)
