@@ -47,8 +47,9 @@ from .supervised import SupervisedCommand
               help="Also draw median times as a PNG bar chart (needs matplotlib).")
 @click.option("--markdown", is_flag=True, help="Print the table as Markdown (as BENCHMARKS.md shows it).")
 @click.option("--executor", default=None, metavar="SPEC",
-              help="Where the runs go: forked processes here (default, --jobs at a time), or dask://HOST:PORT "
-                   "(every run a task on a Dask cluster's workers, the instances sent as text).")
+              help="Where the runs go: forked processes here (local, the default: --jobs at a time; local:N = "
+                   "--jobs N), or dask://HOST:PORT (every run a task on a Dask cluster's workers, the instances "
+                   "sent as text).")
 def command(puzzle: str | None, backends: str | None, directory: str | None, jobs: int, timeout: float,
             repeat: int, out: str, plot_path: str | None, markdown: bool, executor: str | None) -> None:
     """Time every instance with every backend and the solver-free reference; encode and solve apart.
@@ -72,12 +73,14 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else BUILTIN)}
     runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
     engine = None
-    if executor is not None:
-        from ..executors import DASK, executor_for
+    if executor is not None:  # local and local:N are this machine's runner (local:N = --jobs N)
+        from ..executors import DASK, LocalExecutor, executor_for
 
-        if not executor.startswith(DASK):
-            raise PuzzlesatError(f"--executor {executor}: bench runs here (--jobs) unless given dask://HOST:PORT")
-        engine = executor_for(executor)
+        chosen = executor_for(executor)
+        if isinstance(chosen, LocalExecutor):
+            jobs = chosen.workers if executor.startswith("local:") else jobs
+        elif executor.startswith(DASK):
+            engine = chosen
     with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
         if engine is not None:
             samples = run_on(engine, runs, puzzles, timeout, lambda sample: bar.update(1))

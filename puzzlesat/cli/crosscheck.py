@@ -53,7 +53,7 @@ from .supervised import SupervisedCommand
               show_default=True, help="Time limit of the whole cross-check in seconds (methods not started "
               "by then: SKIPPED rows).")
 @click.option("--executor", default=None, metavar="SPEC",
-              help="Where the methods run: here, one after the other (default), or dask://HOST:PORT (all at "
+              help="Where the methods run: here, one after the other (local, the default), or dask://HOST:PORT (all at "
                    "once on a Dask cluster's workers, each under --timeout; rows print when all are back).")
 @common(cnf_options, json_option)
 def command(
@@ -93,11 +93,11 @@ def command(
         click.echo(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
         click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
     engine = None
-    if executor is not None:
+    if executor not in (None, "local"):  # local: here, one method after the other (the default)
         from ..executors import DASK, executor_for
 
         if not executor.startswith(DASK):
-            raise PuzzlesatError(f"--executor {executor}: crosscheck runs here unless given dask://HOST:PORT")
+            raise PuzzlesatError(f"--executor {executor}: crosscheck runs here (local) or on dask://HOST:PORT")
         engine = executor_for(executor)
     for row in run_methods(methods, timeout, budget, engine):
         rows.append(row)
