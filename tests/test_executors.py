@@ -128,3 +128,17 @@ def test_cube_and_conquer_counts_a_dimacs_file_projected(run_cli, tmp_path):
     code, out, err = run_cli("count", "cnf", str(path), "--cubes", "3", "--executor", "local:2", "--json")
     assert code == 0, err
     assert json.loads(out)["answers"] == {"solutions": 9}
+
+
+def test_a_dask_worker_that_dies_is_an_error_row():
+    """With no limit a task runs in the worker process itself: killing it kills the worker. Dask
+    restarts the worker and retries (its own policy), then gives up: an ERROR outcome. A task that was
+    waiting on the same worker is blamed with it (Dask's call), but still has its one outcome."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        executor = executor_for(f"dask://{cluster.scheduler_address.removeprefix('tcp://')}")
+        ended = list(executor.run([dying, fine], None))
+    outcomes = dict(ended)
+    assert len(ended) == 2 and sorted(outcomes) == [0, 1]
+    assert outcomes[0].status == "ERROR" and "KilledWorker" in outcomes[0].error
+    assert outcomes[1].status in ("OK", "ERROR")
