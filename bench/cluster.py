@@ -129,8 +129,8 @@ def sample_10x10(sample: int, limit: float) -> list[str]:
     lines += ["", "Assumptions: cubes are independent and equally hard on average as the sample (uniform, so an "
               "unbiased estimate of the mean, but with a wide spread); perfect load balance (Dask hands the "
               "next cube to the first free worker, and there are far more cubes than workers); workers as "
-              "fast as one core of this machine; no cost for shipping a cube (about 5 MB of clauses each, "
-              "which a real cluster would rather rebuild on the worker) or for the scheduler; the wall time is "
+              "fast as one core of this machine; no cost for the scheduler or for shipping a task (a cube, the "
+              "instance and the request: kilobytes; each worker builds the formula once, about 0.5 s); the wall time is "
               "at least the slowest cube. The classes count only (the total runs as a second, similar "
               "count).", ""]
     return lines
