@@ -297,3 +297,20 @@ def test_sighup_is_exit_code_129(tmp_path, scratch):
     proc.send_signal(signal.SIGHUP)
     assert proc.wait(30) == 129 and proc.stderr is not None and "hung up (SIGHUP)" in proc.stderr.read()
     assert not list(scratch.iterdir())
+
+
+def _times_out() -> int:
+    from puzzlesat.core.errors import SolverTimeout
+
+    raise SolverTimeout("pysat:glucose4", 0.43)
+
+
+def test_a_timeout_inside_a_forked_call_stays_a_timeout():
+    """A forked call's own deadline (the command's, inherited) can fire before the parent's: its
+    SolverTimeout came back as a plain error, so `count jig ... --timeout 1` now and then exited 2
+    ('no answer within 0.43 s') instead of 4."""
+    from puzzlesat.backends.forking import run_forked
+    from puzzlesat.core.errors import SolverTimeout
+
+    with pytest.raises(SolverTimeout, match="0.43 s"):
+        run_forked([_times_out], 10, "pysat:glucose4")

@@ -103,6 +103,9 @@ def _receive(receiver: Any, process: Any, end: float | None, timeout: float | No
         raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
     if kind == "error":
         raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
+    if kind == "timeout":
+        name, seconds = payload.split("\0")
+        raise SolverTimeout(name, float(seconds))
     if kind == "refused":  # the child's own one-line message (bad option, failed check), kept as it was
         raise PuzzlesatError(payload)
     return kind, payload
@@ -135,6 +138,8 @@ def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
 
 def _failure(exc: BaseException) -> tuple[str, str]:
     """A user-facing error travels as its message; anything else as a solver failure with its trace."""
+    if isinstance(exc, SolverTimeout):  # the child's own deadline (the command's) came first: still a timeout
+        return "timeout", f"{exc.backend}\0{exc.seconds}"
     if isinstance(exc, PuzzlesatError):
         return "refused", str(exc)
     return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"

@@ -47,7 +47,7 @@ class SolverTimeout(PuzzlesatError):
     exit_code = EXIT_TIMEOUT
 
     def __init__(self, backend: str, seconds: float) -> None:
-        self.backend = backend
+        self.backend, self.seconds = backend, seconds
         super().__init__(f"{backend}: no answer within the time limit of {seconds:g} s")
 
 
