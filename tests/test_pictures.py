@@ -22,7 +22,8 @@ SVG = "{http://www.w3.org/2000/svg}"
     ("aquarium", "aquarium/pa-6x6-easy-681742.txt", [], None),
     ("jigsaw", "aoc/2020-20/example.txt", [], None),
     ("jig", "jig/matt5x5.jig", [], "24"),
-    ("amphipod", "aoc/2021-23/example.txt", ["--no-unfold"], "energy = 12521 (12 moves)"),
+    # the optimum's plan depends on which raced solver answers first (11 or 12 moves): the energy does not
+    ("amphipod", "aoc/2021-23/example.txt", ["--no-unfold"], "energy = 12521 ("),
     ("dice", "aoc/2021-21/example.txt", ["--target", "8"], None),
 ])
 def test_every_puzzle_draws_png_and_svg(run_cli, tmp_path, puzzle, path, extra, label):
@@ -32,8 +33,9 @@ def test_every_puzzle_draws_png_and_svg(run_cli, tmp_path, puzzle, path, extra, 
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     root = ET.parse(svg).getroot()
     assert len(root.findall(f"{SVG}rect")) > 5
-    if label:
-        assert label in [t.text for t in root.findall(f"{SVG}text")]
+    if label:  # a label ending in "(" is a prefix
+        texts = [t.text or "" for t in root.findall(f"{SVG}text")]
+        assert any(text.startswith(label) if label.endswith("(") else text == label for text in texts), texts
     assert stat.S_IMODE(png.stat().st_mode) & 0o044  # a normal readable file, not mkstemp's 0600
     assert list(tmp_path.iterdir()) == [png, svg] or sorted(tmp_path.iterdir()) == sorted([png, svg])
 
