@@ -127,7 +127,7 @@ def test_amphipod_against_brute_force(part):
 
 @pytest.mark.parametrize("part", range(CHUNKS))
 def test_dice_against_brute_force(part):
-    """Part 1 and both players' universes from D4 and Ganak on both counting encodings, the Z3
+    """Part 1 and both players' universes from frontier, D4 and Ganak on both counting encodings, the Z3
     recurrence, enumeration and the reference DP, against playing every universe out."""
     puzzle = get_puzzle("dice")
     for seed in chunk(400_000, part):
@@ -145,7 +145,8 @@ def test_dice_against_brute_force(part):
         expected = {"part1": part1, "part2": max(wins), "wins": list(wins)}
         instance = puzzle.parse(text, f"dice-seed-{seed}", **options)
         where = f"seed {seed}: {options} {starts}"
-        for backend, kind in (("d4", "split"), ("d4", "count"), ("ganak", "split"), ("ganak", "count"), ("z3", None),
+        for backend, kind in (("frontier", "split"), ("frontier", "count"), ("d4", "split"), ("d4", "count"),
+                              ("ganak", "split"), ("ganak", "count"), ("z3", None),
                               ("pysat:glucose4", "count")):
             report = solve(request(puzzle, backend, kind), instance)
             assert {k: report.answers[k] for k in expected} == expected, f"{backend} {where}"
