@@ -88,7 +88,7 @@ def command(
             raise PuzzlesatError("--cubes counts cube by cube: --list and --limit count in one search")
         if cubes != "auto" and not (cubes.isdigit() and int(cubes) <= 30):
             raise PuzzlesatError(f"--cubes {cubes}: expected a depth 0..30 or auto")
-        by_cubes(counting, instance, watch, None if cubes == "auto" else int(cubes), executor, as_json)
+        by_cubes(counting, file, instance, watch, None if cubes == "auto" else int(cubes), executor, as_json)
         return
     # the same top-level shape as solve and decode; enumeration checks every solution it counts,
     # an exact counter proves the number instead
@@ -125,7 +125,7 @@ def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None
                            "complete": limit is None or found < limit}))
 
 
-def by_cubes(counting: Request, instance: Any, watch: Stopwatch, depth: int | None, executor: str | None,
+def by_cubes(counting: Request, file: str, instance: Any, watch: Stopwatch, depth: int | None, executor: str | None,
              as_json: bool) -> None:
     """Every count as the sum of its cubes' counts (:mod:`puzzlesat.cubes`), with the cubes' times."""
     from ..cubes import count_variants_by_cubes
@@ -134,7 +134,7 @@ def by_cubes(counting: Request, instance: Any, watch: Stopwatch, depth: int | No
     engine = executor_for(executor)
     with watch.phase("solve"):
         counted = count_variants_by_cubes(counting, instance, depth, engine, counting.timeout)
-    report = Report(counting.puzzle.name, str(getattr(instance, "source", "")), counting.backend.name,
+    report = Report(counting.puzzle.name, file, counting.backend.name,
                     counting.encoding, "UNKNOWN", checked="count" not in counting.backend.capabilities,
                     times=watch.times)
     report.answers = {label: total for label, (total, _) in counted.items()}
