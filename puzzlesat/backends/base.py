@@ -19,11 +19,13 @@ from ..core.errors import BackendError
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
 from ..core.timing import Deadline
+from ..proofs.certificate import Certificate, certify
 
 #: capability names: ``sat`` solves CNF, ``smt`` solves native SMT encodings, ``enumerate`` can block
 #: models and solve again (uniqueness, counting by enumeration), ``count`` counts models exactly,
-#: ``optimize`` solves weighted MaxSAT on its own (:meth:`Backend.maxsat`).
-CAPABILITIES = ("sat", "smt", "enumerate", "count", "optimize")
+#: ``optimize`` solves weighted MaxSAT on its own (:meth:`Backend.maxsat`), ``proof`` writes a DRAT proof of
+#: every UNSAT answer (:meth:`Backend.with_proofs`).
+CAPABILITIES = ("sat", "smt", "enumerate", "count", "optimize", "proof")
 
 
 class Session(ABC):
@@ -32,6 +34,9 @@ class Session(ABC):
     def __init__(self, backend: Backend, encoding: Encoding) -> None:
         self.backend = backend
         self.encoding = encoding
+        #: the clauses added since it was opened (blocking clauses, bounds): an UNSAT answer's proof is
+        #: checked against the encoding's clauses and these
+        self.added: list[list[int]] = []
 
     @abstractmethod
     def solve(self, timeout: float | None = None) -> Result:
@@ -59,6 +64,11 @@ class Session(ABC):
     def add_clause(self, clause: list[int]) -> None:
         raise BackendError(f"{self.backend.name}: cannot add clauses to an SMT session")
 
+    def certified(self, proof: bytes | str | list[str]) -> Certificate:
+        """The certificate of the UNSAT answer just given, from its proof: checked against the clauses
+        sent (the encoding's and every one added), never against what the solver says it was given."""
+        return certify(self.encoding.clauses + self.added, proof, self.backend.name)
+
     def add_smt_block(self, model: SmtModel) -> None:
         raise BackendError(f"{self.backend.name}: cannot block SMT models")
 
@@ -80,6 +90,8 @@ class Backend(ABC):
     description: str = ""
     #: ``count_each`` answers all its queries from one compilation, so conditional counts are cheap
     compiles: bool = False
+    #: its UNSAT answers carry a checked certificate (:meth:`with_proofs`)
+    proving: bool = False
 
     def unavailable_reason(self) -> str | None:
         """``None`` when the backend works on this machine, else why not (e.g. binary not on PATH)."""
@@ -93,6 +105,12 @@ class Backend(ABC):
         if capability not in self.capabilities:
             have = ", ".join(sorted(self.capabilities))
             raise BackendError(f"backend {self.name} cannot do '{capability}' (it can: {have})")
+
+    def with_proofs(self) -> Backend:
+        """The same solver, writing a proof of every UNSAT answer, which its sessions check before they
+        answer: an UNSAT :class:`Result` then carries a :class:`Certificate` (a rejected proof is an error)."""
+        self.require("proof")
+        raise NotImplementedError
 
     def open(self, encoding: Encoding) -> Session:
         """Load ``encoding`` into a new session, after checking the backend can take its kind."""

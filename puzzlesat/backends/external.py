@@ -27,6 +27,9 @@ from .base import Backend, Session
 #: solvers that print no model on stdout but write MiniSat's result file, named as their second argument
 RESULT_FILE_SOLVERS = frozenset({"minisat", "glucose", "glucose-syrup"})
 
+#: solvers that write a DRAT proof (binary, by default) to the file named as their second argument
+PROOF_FILE_SOLVERS = frozenset({"cadical", "kissat"})
+
 
 class ExternalBackend(Backend):
     capabilities = frozenset({"sat", "enumerate"})
@@ -35,11 +38,22 @@ class ExternalBackend(Backend):
     #: the family prefix of the backend's name
     prefix = "external"
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, proving: bool = False) -> None:
         """``spec`` is the binary, optionally with arguments (``"rc2.py -vv"``)."""
         words = shlex.split(spec) or [""]
+        self.spec = spec
         self.binary, self.arguments = words[0], words[1:]
         self.name = f"{self.prefix}:{spec}"
+        self.proving = proving
+        if "sat" in self.capabilities and os.path.basename(self.binary) in PROOF_FILE_SOLVERS:
+            self.capabilities = self.capabilities | {"proof"}
+
+    def with_proofs(self) -> Backend:
+        """The solver asked for a proof file beside its input; its UNSAT answers count only with it."""
+        if "proof" not in self.capabilities:
+            raise BackendError(f"backend {self.name} writes no proof that puzzlesat knows how to ask for "
+                               f"(proof-writing binaries: {', '.join(sorted(PROOF_FILE_SOLVERS))})")
+        return type(self)(self.spec, proving=True)
 
     def unavailable_reason(self) -> str | None:
         if shutil.which(self.binary) is None:
@@ -61,13 +75,15 @@ class ExternalSession(Session):
         self.added.append(clause)
 
     def solve(self, timeout: float | None = None) -> Result:
-        name, binary = self.backend.name, self.backend.binary
+        name, binary, proving = self.backend.name, self.backend.binary, self.backend.proving
         result_file = os.path.basename(binary) in RESULT_FILE_SOLVERS
         with scratch_file(".cnf", to_dimacs(self.encoding, extra=self.added)) as path:
-            command = [binary, *self.backend.arguments, path] + ([path + ".out"] if result_file else [])
-            proc, elapsed = run_tool(command, timeout, name)
+            second = [path + ".out"] if result_file or proving else []
+            proc, elapsed = run_tool([binary, *self.backend.arguments, path, *second], timeout, name)
             output = _read_result(path + ".out") if result_file else proc.stdout
-        answer = read_tool_answer(proc, output, name)
+            answer = read_tool_answer(proc, output, name)
+            if answer.status == Status.UNSAT and proving:
+                return Result(Status.UNSAT, None, name, elapsed, certificate=self.certified(_read_proof(path + ".out")))
         status, literals = answer.status, answer.literals
         if status == Status.SAT:
             broken = violated_clause(self.encoding.clauses + self.added, literals)
@@ -112,6 +128,15 @@ def read_tool_answer(proc: subprocess.CompletedProcess[str], output: str, name: 
     except PuzzlesatError as exc:
         detail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
         raise BackendError(f"{exc} ({detail[0]})") from None
+
+
+def _read_proof(path: str) -> bytes:
+    """The proof file, or nothing when the solver wrote none (then the checker rejects the answer)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
 
 
 def _read_result(path: str) -> str:

@@ -29,7 +29,7 @@ T = TypeVar("T")
 
 #: what a race can share: models cross process boundaries as bytes, so Z3's native SMT models
 #: (which are not picklable) are left out; Z3 still takes part on CNF encodings.
-RACEABLE = frozenset({"sat", "enumerate", "count"})
+RACEABLE = frozenset({"sat", "enumerate", "count", "proof"})
 
 
 def member_names(spelled: str) -> list[str]:
@@ -44,11 +44,20 @@ class PortfolioBackend(Backend):
         """``members`` are the backends ``spelled`` names (see :func:`member_names`)."""
         if len(members) < 2:
             raise BackendError(f"portfolio:{spelled}: name at least two backends (portfolio:NAME,NAME,...)")
+        self.spelled = spelled
         self.members = members
+        self.proving = all(member.proving for member in members)
         self.name = "portfolio:" + ",".join(member.name for member in self.members)
         shared = frozenset.intersection(*(member.capabilities for member in self.members))
         self.capabilities = shared & RACEABLE
         self.compiles = all(member.compiles for member in self.members)
+
+    def with_proofs(self) -> Backend:
+        """Every member writing proofs: whichever wins, its UNSAT answer comes with its checked proof."""
+        for member in self.members:
+            if "proof" not in member.capabilities:
+                member.with_proofs()  # its own one-line refusal
+        return PortfolioBackend(self.spelled, [member.with_proofs() for member in self.members])
 
     def unavailable_reason(self) -> str | None:
         for member in self.members:
@@ -87,7 +96,6 @@ class PortfolioSession(Session):
 
     def __init__(self, backend: PortfolioBackend, encoding: Encoding) -> None:
         super().__init__(backend, encoding)
-        self.added: list[list[int]] = []
         self.workers = [_Worker(member, encoding, self.added) for member in backend.members]
 
     def add_clause(self, clause: list[int]) -> None:

@@ -10,12 +10,19 @@ from pysat.solvers import Solver, SolverNames
 from ..core.encoding import Encoding
 from ..core.model import CnfModel
 from ..core.result import Result, Status
+from ..proofs.certificate import Certificate
 from .base import Backend, Session
 from .forking import call_with_timeout, stream_forked
 
 #: PySAT solvers that cannot take clauses after a solve (adding one aborts the process in Kissat);
 #: their sessions rebuild the solver for every call.
 NON_INCREMENTAL = {"kissat404"}
+
+#: PySAT solvers whose ``with_proof=True`` writes DRUP/DRAT proofs that check, incremental calls included
+#: (tests/test_proofs.py runs each on UNSAT formulas and uniqueness proofs). MapleSAT writes proofs too,
+#: but they fail any RUP check (lemma 14 of its pigeonhole-5 proof already), so it is left out.
+PROOF_WRITERS = frozenset({"cadical103", "cadical153", "cadical195", "cadical300", "gluecard3", "gluecard4",
+                           "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm"})
 
 
 def _canonical(attr: str, names: tuple[str, ...]) -> str:
@@ -28,12 +35,17 @@ def _canonical(attr: str, names: tuple[str, ...]) -> str:
 class PysatBackend(Backend):
     description = "PySAT embedded solver"
 
-    def __init__(self, solver_name: str) -> None:
+    def __init__(self, solver_name: str, proving: bool = False) -> None:
         self.solver_name = solver_name
         self.name = f"pysat:{solver_name}"
         self.incremental = solver_name not in NON_INCREMENTAL
+        self.proving = proving
         # non-incremental solvers enumerate by re-solving from scratch: correct, just slower
-        self.capabilities = frozenset({"sat", "enumerate"})
+        self.capabilities = frozenset({"sat", "enumerate"} | ({"proof"} if solver_name in PROOF_WRITERS else set()))
+
+    def with_proofs(self) -> Backend:
+        self.require("proof")
+        return PysatBackend(self.solver_name, proving=True)
 
     def unavailable_reason(self) -> str | None:
         try:
@@ -52,11 +64,11 @@ class PysatSession(Session):
     def __init__(self, backend: PysatBackend, encoding: Encoding) -> None:
         super().__init__(backend, encoding)
         self.num_vars = encoding.num_vars
-        self.added: list[list[int]] = []
         self.solver: Solver | None = self._new_solver() if backend.incremental else None
 
     def _new_solver(self) -> Solver:
-        solver = Solver(name=self.backend.solver_name, bootstrap_with=self.encoding.clauses)
+        solver = Solver(name=self.backend.solver_name, bootstrap_with=self.encoding.clauses,
+                        with_proof=self.backend.proving)
         if self.encoding.decide_false_first:
             try:
                 solver.set_phases([-var for var in range(1, self.num_vars + 1)])
@@ -67,29 +79,30 @@ class PysatSession(Session):
         return solver
 
     def add_clause(self, clause: list[int]) -> None:
+        self.added.append(clause)
         if self.solver is not None:
             self.solver.add_clause(clause)
-        else:
-            self.added.append(clause)
 
     def solve(self, timeout: float | None = None) -> Result:
         start = time.perf_counter()
         solver = self.solver if self.solver is not None else self._new_solver()
 
-        def run() -> tuple[bool | None, list[int] | None]:
+        def run() -> tuple[bool | None, list[int] | None, Certificate | None]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 sat = solver.solve()
-            return sat, (solver.get_model() if sat else None)
+            if sat:
+                return sat, solver.get_model(), None
+            return sat, None, self.certified(solver.get_proof()) if self.backend.proving else None
 
         try:
-            sat, literals = call_with_timeout(run, timeout, self.backend.name)
+            sat, literals, certificate = call_with_timeout(run, timeout, self.backend.name)
         finally:
             if solver is not self.solver:
                 solver.delete()
         elapsed = time.perf_counter() - start
         if not sat:
-            return Result(Status.UNSAT, None, self.backend.name, elapsed)
+            return Result(Status.UNSAT, None, self.backend.name, elapsed, certificate=certificate)
         return Result(Status.SAT, CnfModel.from_literals(literals or [], self.num_vars), self.backend.name, elapsed)
 
     def models(self, timeout: float | None = None) -> Generator[Result, None, None]:

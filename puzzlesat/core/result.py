@@ -3,8 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from .model import CnfModel, SmtModel
+
+if TYPE_CHECKING:
+    from ..proofs.certificate import Certificate
 
 
 class Status(str, Enum):
@@ -24,3 +28,5 @@ class Result:
     solve_time: float = 0.0
     #: a MaxSAT answer's cost: the weight of the soft clauses its model breaks
     cost: int | None = None
+    #: an UNSAT answer's checked proof, from a backend opened ``with_proofs``
+    certificate: Certificate | None = None

@@ -1,0 +1,394 @@
+"""A DRUP/DRAT proof checker, written from the definitions and sharing no code with any solver.
+
+A proof refutes a CNF formula when every lemma it adds is implied, in the sense below, by the formula
+with the lemmas before it (less the clauses it deleted before it), and unit propagation on the formula
+with all the lemmas reaches a conflict (the empty clause).
+
+- A lemma ``C`` is **RUP** (reverse unit propagation) when assigning every literal of ``C`` false and
+  propagating units reaches a conflict: then ``C`` is implied by the clauses used.
+- A lemma ``C`` with first literal ``p`` is **RAT** (resolution asymmetric tautology) when for every
+  clause ``D`` containing ``-p`` the resolvent ``C ∪ (D - {-p})`` is a tautology or RUP. Adding a RAT
+  clause keeps the formula satisfiable (not equivalent), which is all a refutation needs.
+
+The check runs the way drat-trim's backward mode does. A forward pass adds every clause and lemma and
+propagates units at the top level until the conflict appears, without checking anything. The backward
+pass then walks the proof from the conflict to the start: it marks the clauses the conflict was derived
+from, and checks only marked lemmas, each against the clauses alive just before it was added, marking
+in turn the clauses that check used. Lemmas that nothing needs are never checked; on solver proofs that
+is most of them. Propagation is **core-first**: units are drawn from marked clauses before unmarked ones,
+so that the conflicts found lean on clauses already in the core and the core stays small.
+
+Deleting a clause that is the reason of a top-level unit is ignored (drat-trim does the same, and so
+does every checker that takes CaDiCaL's proofs, which delete satisfied reasons): keeping a clause only
+makes the formula stronger, and every clause kept is itself part of the refutation's premises, so the
+check stays sound; the number of deletions ignored is reported.
+
+Sizes: every clause and lemma is a Python list of ints (about 60 bytes plus 8 per literal) with two watch
+entries, so memory is about 100-150 bytes per clause plus the literals; a proof of a million lemmas of
+length 30 needs about 0.5 GB. Speed is measured in BENCHMARKS.md.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..core.errors import PuzzlesatError
+from .reading import Step
+
+_ADD, _DELETE, _KEPT = 0, 1, 2  # a lemma; a deletion carried out; a deletion of a reason, ignored
+
+
+class ProofRejected(PuzzlesatError):
+    """The proof does not refute the formula: names the first step that fails and why."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a successful check established, and what it cost."""
+
+    lemmas: int  # lemmas in the proof
+    checked: int  # lemmas the refutation needed, each checked (RUP or RAT)
+    rat: int  # of those, lemmas that needed the RAT check
+    deletions_ignored: int  # deletions of top-level reasons, not carried out
+    core: int  # clauses of the formula the refutation used
+    seconds: float
+
+
+class _Database:
+    """Clauses with two watched literals and a top-level trail. Literals index lists directly: a list of
+    ``2n+1`` entries holds literal ``-k`` at index ``-k`` (Python counts negative indexes from the end)."""
+
+    def __init__(self, num_vars: int) -> None:
+        size = 2 * num_vars + 1
+        self.value = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
+        self.watches: list[list[int]] = [[] for _ in range(size)]
+        self.reason = [-1] * (num_vars + 1)  # per variable: the clause that implied it (-1: assumed)
+        self.position = [0] * (num_vars + 1)  # per variable: its place on the trail
+        self.walked = bytearray(num_vars + 1)  # per variable: the reasons behind it are marked already
+        self.trail: list[int] = []
+        self.since: list[int] = []  # per trail entry: how far propagation had read the trail when it came
+        self.core_head = self.all_head = 0  # how far each propagation mode has read the trail
+        #: whether the trail is known to be the whole fixpoint; after undoing part of a top level that
+        #: rested on a removed lemma, propagation resumes where it had been and may miss a unit, which
+        #: can only make a check fail, never pass; a failing check then rereads the whole trail
+        self.exact = True
+        self.clauses: list[list[int]] = []
+        self.alive = bytearray()
+        self.marked = bytearray()
+        self.units: set[int] = set()  # alive clauses of one literal: they watch nothing
+
+    def add(self, literals: list[int]) -> int:
+        self.clauses.append(literals)
+        self.alive.append(0)
+        self.marked.append(0)
+        return len(self.clauses) - 1
+
+    def attach(self, cid: int) -> int:
+        """Make clause ``cid`` alive and watched, implying its literal when it is unit at the top level;
+        returns ``cid`` when it is false there (a conflict), else -1. Propagation is the caller's."""
+        self.alive[cid] = 1
+        literals, value = self.clauses[cid], self.value
+        if len(literals) == 1:
+            self.units.add(cid)
+            return self._imply(literals[0], cid)
+        if value[literals[0]] == -1 or value[literals[1]] == -1:
+            # watch the literals that are not false, else the false ones assigned last
+            position = self.position
+            literals.sort(key=lambda lit: len(position) if value[lit] != -1 else position[abs(lit)], reverse=True)
+        self.watches[literals[0]].append(cid)
+        self.watches[literals[1]].append(cid)
+        if value[literals[1]] == -1 and value[literals[0]] != 1:
+            return self._imply(literals[0], cid)
+        return -1
+
+    def _imply(self, literal: int, cid: int) -> int:
+        value = self.value[literal]
+        if value == -1:
+            return cid
+        if value == 0:
+            self.assign(literal, cid)
+        return -1
+
+    def assign(self, literal: int, cid: int) -> None:
+        self.value[literal] = 1
+        self.value[-literal] = -1
+        var = abs(literal)
+        self.reason[var] = cid
+        self.position[var] = len(self.trail)
+        self.since.append(min(self.core_head, self.all_head))
+        self.trail.append(literal)
+
+    def undo(self, length: int) -> None:
+        """Unassign the trail back to ``length`` entries; propagation rereads from where it had read when
+        the first entry undone came, so that the clauses skipped as satisfied by it are seen again."""
+        if length >= len(self.trail):
+            return
+        value, reason, walked = self.value, self.reason, self.walked
+        again = self.since[length]
+        for literal in self.trail[length:]:
+            value[literal] = value[-literal] = 0
+            var = abs(literal)
+            reason[var] = -1
+            walked[var] = 0
+        del self.trail[length:]
+        del self.since[length:]
+        self.core_head = min(self.core_head, again)
+        self.all_head = min(self.all_head, again)
+
+    def propagate(self) -> int:
+        """Unit propagation to a fixpoint, core-first: a conflict clause, or -1."""
+        value, watches, clauses, alive, marked, trail = (self.value, self.watches, self.clauses, self.alive,
+                                                         self.marked, self.trail)
+        core = True
+        while True:
+            if core:
+                if self.core_head == len(trail):
+                    core = False
+                    continue
+                false = -trail[self.core_head]
+                self.core_head += 1
+            else:
+                if self.all_head == len(trail):
+                    return -1
+                false = -trail[self.all_head]
+                self.all_head += 1
+            watching = watches[false]
+            size, i, j, found = len(watching), 0, 0, False
+            while i < size:
+                cid = watching[i]
+                i += 1
+                literals = clauses[cid]
+                first = literals[0]
+                if not alive[cid] or (first != false and literals[1] != false):
+                    continue  # a removed clause, or a watch it has since moved away: drop the entry
+                if marked[cid] != core:  # the other mode's clause, for the other pass
+                    watching[j] = cid
+                    j += 1
+                    continue
+                if first == false:
+                    first = literals[1]
+                    literals[0], literals[1] = first, false
+                if value[first] == 1:
+                    watching[j] = cid
+                    j += 1
+                    continue
+                for k in range(2, len(literals)):
+                    candidate = literals[k]
+                    if value[candidate] != -1:
+                        literals[1], literals[k] = candidate, false
+                        watches[candidate].append(cid)
+                        break
+                else:
+                    watching[j] = cid
+                    j += 1
+                    if value[first] == -1:
+                        watching[j:] = watching[i:]
+                        return cid
+                    self.assign(first, cid)
+                    found = True
+            del watching[j:size]
+            if found:  # back to the core clauses after any unit, from whichever clauses it came
+                core = True
+
+    def repropagate(self) -> int:
+        """Reread the whole trail (and the unit clauses): the exact fixpoint; a conflict clause, or -1."""
+        for cid in self.units:
+            literal = self.clauses[cid][0]
+            if self.value[literal] == 0:
+                self.assign(literal, cid)
+        self.core_head = self.all_head = 0
+        self.exact = True
+        return self.propagate()
+
+    def mark_reasons(self, literals: Iterable[int]) -> None:
+        """Mark the clauses that set each of ``literals``, and theirs in turn, back to the start. A
+        variable walked once keeps its reasons marked while it stays assigned (marks are never taken
+        back, and undo forgets the walk), so top-level chains are walked once, not once per check."""
+        reason, clauses, marked, walked = self.reason, self.clauses, self.marked, self.walked
+        stack = [abs(lit) for lit in literals]
+        while stack:
+            var = stack.pop()
+            if walked[var]:
+                continue
+            walked[var] = 1
+            cid = reason[var]
+            if cid >= 0:
+                marked[cid] = 1
+                stack.extend(abs(lit) for lit in clauses[cid])
+
+    def conflict_at(self, cid: int) -> None:
+        self.marked[cid] = 1
+        self.mark_reasons(self.clauses[cid])
+
+
+def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step]) -> Verdict:
+    """Check that ``proof`` refutes ``formula``; a :class:`ProofRejected` names the failing step."""
+    return _Checker(list(formula), proof).run()
+
+
+class _Checker:
+    """One check: the forward pass, then the backward pass over the steps it took."""
+
+    def __init__(self, formula: list[Sequence[int]], proof: Sequence[Step]) -> None:
+        self.start = time.perf_counter()
+        self.formula, self.proof = formula, proof
+        num_vars = max((abs(lit) for clause in formula for lit in clause), default=0)
+        num_vars = max([num_vars] + [abs(lit) for step in proof for lit in step.literals])
+        self.db = _Database(num_vars)
+        self.num_formula = 0  # the clauses of the formula come first in the database
+        self.by_key: dict[tuple[int, ...], list[int]] = {}  # sorted literals -> clauses, for deletions
+        #: per proof step taken: (_ADD | _DELETE | _KEPT, clause), or None for a step that changes nothing
+        self.done: list[tuple[int, int] | None] = []
+        self.pivot: dict[int, int] = {}  # lemma -> its first literal as written (the RAT pivot)
+
+    def run(self) -> Verdict:
+        conflict, stop = self._forward()
+        checked = rat = 0
+        if conflict >= 0:
+            self.db.conflict_at(conflict)
+            checked, rat = self._backward(stop)
+        lemmas = sum(1 for step in self.proof if not step.deletion)
+        kept = sum(1 for item in self.done if item is not None and item[0] == _KEPT)
+        core = sum(self.db.marked[:self.num_formula])
+        return Verdict(lemmas, checked, rat, kept, core, time.perf_counter() - self.start)
+
+    def _new(self, literals: Iterable[int]) -> int | None:
+        """A clause with repeated literals merged, or None for a tautology (true under every assignment,
+        so never a reason nor a conflict, and implied by anything); -1 for the empty clause."""
+        unique = list(dict.fromkeys(literals))
+        if len(set(map(abs, unique))) < len(unique):
+            return None
+        if not unique:
+            return -1
+        cid = self.db.add(unique)
+        self.by_key.setdefault(tuple(sorted(unique)), []).append(cid)
+        return cid
+
+    def _forward(self) -> tuple[int, int]:
+        """Add everything until the top level conflicts: (the conflict clause, the steps taken), the
+        clause -1 when the formula holds the empty clause."""
+        db = self.db
+        for clause in self.formula:
+            cid = self._new(clause)
+            if cid == -1:
+                return -1, 0
+            if cid is not None:
+                self.num_formula += 1
+                conflict = db.attach(cid)
+                if conflict < 0:
+                    conflict = db.propagate()
+                if conflict >= 0:
+                    return conflict, 0
+        for number, step in enumerate(self.proof, 1):
+            if step.deletion:
+                self.done.append(self._delete(step.literals))
+                continue
+            cid = self._new(step.literals)
+            if cid == -1:  # the empty clause, but propagation has found no conflict
+                raise ProofRejected(f"proof step {number}: the empty clause is not implied (unit propagation "
+                                    "on the clauses so far finds no conflict)")
+            self.done.append(None if cid is None else (_ADD, cid))
+            if cid is None:
+                continue
+            self.pivot[cid] = step.literals[0]
+            conflict = db.attach(cid)
+            if conflict < 0:
+                conflict = db.propagate()
+            if conflict >= 0:
+                return conflict, number
+        raise ProofRejected("the proof does not refute the formula: unit propagation on the formula with "
+                            "every lemma finds no conflict (no empty clause derived)")
+
+    def _delete(self, literals: tuple[int, ...]) -> tuple[int, int] | None:
+        """Delete the latest alive clause with these literals, unless it is a top-level reason."""
+        db = self.db
+        ids = self.by_key.get(tuple(sorted(set(literals))), [])
+        alive = [cid for cid in ids if db.alive[cid]]
+        if not alive:
+            return None  # deleting what is not there (or a tautology) changes nothing
+        cid = alive[-1]
+        first = db.clauses[cid][0]
+        if db.value[first] == 1 and db.reason[abs(first)] == cid:
+            return _KEPT, cid
+        db.alive[cid] = 0
+        db.units.discard(cid)
+        return _DELETE, cid
+
+    def _backward(self, stop: int) -> tuple[int, int]:
+        """Walk back from step ``stop``, checking every marked lemma: (lemmas checked, of them RAT)."""
+        db = self.db
+        checked = rat = 0
+        for number in range(stop, 0, -1):
+            item = self.done[number - 1]
+            if item is None:
+                continue
+            kind, cid = item
+            if kind == _DELETE:
+                if db.attach(cid) >= 0 or db.propagate() >= 0:
+                    raise AssertionError("a clause deleted without a conflict conflicts when put back")
+                db.exact = False
+            elif kind == _ADD:
+                self._detach(cid)
+                if db.marked[cid]:
+                    checked += 1
+                    if not self._implied(db.clauses[cid]):
+                        rat += 1
+                        self._rat(cid, number)
+        return checked, rat
+
+    def _detach(self, cid: int) -> None:
+        """Take a lemma out, and with it every top-level unit that rested on it."""
+        db = self.db
+        db.alive[cid] = 0
+        db.units.discard(cid)
+        first = db.clauses[cid][0]
+        if db.value[first] == 1 and db.reason[abs(first)] == cid:
+            db.undo(db.position[abs(first)])
+            db.exact = False
+            if db.propagate() >= 0:
+                raise AssertionError("the top level conflicts before the conflict the forward pass found")
+
+    def _implied(self, literals: Sequence[int]) -> bool:
+        """Whether the clause is RUP, first on the trail as it stands and, if that fails while the trail
+        may be short of the fixpoint, again on the whole fixpoint."""
+        if self._rup(literals):
+            return True
+        if self.db.exact:
+            return False
+        if self.db.repropagate() >= 0:
+            raise AssertionError("the top level conflicts before the conflict the forward pass found")
+        return self._rup(literals)
+
+    def _rup(self, literals: Sequence[int]) -> bool:
+        """Whether assuming every literal false propagates to a conflict; marks what the conflict used."""
+        db = self.db
+        value = db.value
+        for literal in literals:
+            if value[literal] == 1:  # true at the top level: its negation conflicts at once
+                db.mark_reasons([literal])
+                return True
+        length = len(db.trail)
+        for literal in literals:
+            if value[literal] == 0:
+                db.assign(-literal, -1)
+        conflict = db.propagate()
+        if conflict >= 0:
+            db.conflict_at(conflict)
+        db.undo(length)
+        return conflict >= 0
+
+    def _rat(self, cid: int, number: int) -> None:
+        """Check the lemma is RAT on its first literal; a :class:`ProofRejected` when it is not."""
+        db = self.db
+        pivot, lemma = self.pivot[cid], db.clauses[cid]
+        for other, literals in enumerate(db.clauses):
+            if not db.alive[other] or -pivot not in literals:
+                continue
+            resolvent = lemma + [lit for lit in literals if lit != -pivot]
+            if any(-lit in resolvent for lit in resolvent):
+                continue  # a tautology
+            if not self._implied(resolvent):
+                shown = " ".join(map(str, self.proof[number - 1].literals))
+                raise ProofRejected(f"proof step {number} ({shown} 0): neither RUP nor RAT on {pivot} (its "
+                                    f"resolvent with clause {' '.join(map(str, literals))} 0 is not RUP)")
