@@ -2,6 +2,12 @@
 
 Every method returns the model and its cost only after proving that nothing cheaper exists: RC2 by its
 cores, the descent by an UNSAT answer under the bound "cost <= best - 1", Z3 by finishing ``minimize``.
+
+With ``certify`` (a backend that writes proofs), that proof is checked: the descent's last call on each
+independent part is the UNSAT answer "cost <= best - 1" with every bound before it, and its proof is
+checked against exactly those clauses; RC2 and MaxSAT solvers prove optimality with cores that leave no
+DRAT proof, so one more call, on each part, asks a proof-writing solver for "cost <= best - 1" with the
+same relaxation and the same bound encoding as the descent.
 """
 from __future__ import annotations
 
@@ -9,14 +15,15 @@ from dataclasses import dataclass
 from functools import reduce
 from math import gcd
 
-from .backends.base import Backend, Session
+from .backends.base import Backend
 from .backends.forking import call_with_timeout
 from .backends.portfolio import PortfolioBackend
 from .core.choices import METHODS
 from .core.encoding import Encoding
-from .core.errors import BackendError, PuzzlesatError, SolverTimeout
+from .core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
 from .core.model import CnfModel, SmtModel
-from .core.result import Status
+from .core.result import Result, Status
+from .proofs.certificate import Certificate
 
 
 @dataclass
@@ -26,9 +33,22 @@ class Optimum:
     cost: int | None = None  # including the encoding's fixed offset
     steps: int = 0  # solver calls (descent) or cores (RC2), for reports
     solved_by: str = ""  # the member that won, when a portfolio raced the method
+    #: with ``certify``: the checked proofs that nothing cheaper exists (or, for UNSAT, nothing at all)
+    certificate: Certificate | None = None
 
 
-def optimize(encoding: Encoding, method: str, backend: Backend, timeout: float | None = None) -> Optimum:
+def optimize(encoding: Encoding, method: str, backend: Backend, timeout: float | None = None,
+             certify: bool = False) -> Optimum:
+    """The optimum by ``method``; with ``certify``, carrying a certificate from ``backend``'s checked
+    proofs (``backend`` must then write proofs: see :meth:`Backend.with_proofs`)."""
+    optimum = _optimize(encoding, method, backend, timeout, certify)
+    if certify and optimum.certificate is None and method in ("rc2", "rc2-plain", "rc2-stratified", "maxsat"):
+        optimum.certificate = call_with_timeout(lambda: _certified(encoding, optimum, backend), timeout,
+                                                backend.name)
+    return optimum
+
+
+def _optimize(encoding: Encoding, method: str, backend: Backend, timeout: float | None, certify: bool) -> Optimum:
     if method not in METHODS:
         raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
     if METHODS[method][0] != encoding.kind:
@@ -36,7 +56,7 @@ def optimize(encoding: Encoding, method: str, backend: Backend, timeout: float |
     if method == "z3":
         return _z3(encoding, timeout)
     if isinstance(backend, PortfolioBackend):  # the whole method races once per member
-        winner, optimum = backend.race(lambda member: optimize(encoding, method, member), timeout)
+        winner, optimum = backend.race(lambda member: optimize(encoding, method, member, certify=certify), timeout)
         optimum.solved_by = winner
         return optimum
     if method == "descent":
@@ -95,28 +115,54 @@ def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Opt
     return call_with_timeout(run, timeout, backend.name)
 
 
+class _Bounded:
+    """One part's session for bounding its cost: every soft clause broken only through a literal of its
+    own (the clause's negated unit, or a relaxation variable), and "cost <= k" as a pseudo-Boolean
+    constraint over those literals, added for good (bounds only tighten)."""
+
+    def __init__(self, encoding: Encoding, backend: Backend) -> None:
+        pool = encoding.variables
+        self.encoding = encoding
+        extra: list[list[int]] = []
+        self.violated: list[int] = []  # per soft clause, a literal that is true when the clause is broken
+        for clause, _ in encoding.soft:
+            if len(clause) == 1:
+                self.violated.append(-clause[0])
+            else:
+                relax = pool.id(("relax", *clause))
+                extra.append(clause + [relax])
+                self.violated.append(relax)
+        self.unit = reduce(gcd, (weight for _, weight in encoding.soft), 0) or 1
+        self.weights = [weight // self.unit for _, weight in encoding.soft]  # smaller sums, smaller bounds
+        self.top = max(pool.top, encoding.num_vars)  # bounds take fresh variables above this
+        self.session = backend.open(encoding)
+        for clause in extra:
+            self.session.add_clause(clause)
+
+    def cost(self, model: CnfModel) -> int:
+        """The weight of the soft clauses ``model`` breaks (without the encoding's fixed offset)."""
+        return self.unit * sum(w for lit, w in zip(self.violated, self.weights) if model.value(abs(lit)) == (lit > 0))
+
+    def bound(self, cost: int) -> None:
+        """Add "cost <= ``cost``" (a multiple of the weights' gcd)."""
+        from pysat.pb import EncType, PBEnc
+
+        # a BDD propagates best here: on the amphipod unrolling it made the descent 2-5x faster than
+        # EncType.best (weights divided by their gcd)
+        clauses = PBEnc.leq(lits=self.violated, weights=self.weights, bound=cost // self.unit, top_id=self.top,
+                            encoding=EncType.bdd).clauses
+        self.top = max([self.top] + [abs(lit) for clause in clauses for lit in clause])
+        for clause in clauses:
+            self.session.add_clause(clause)
+
+
 def _descend_part(encoding: Encoding, backend: Backend) -> Optimum:
     """The descent on one part; its cost excludes the whole encoding's fixed offset."""
-    pool = encoding.variables
-    extra: list[list[int]] = []
-    violated: list[int] = []  # per soft clause, a literal that is true when the clause is broken
-    for clause, _ in encoding.soft:
-        if len(clause) == 1:
-            violated.append(-clause[0])
-        else:
-            relax = pool.id(("relax", *clause))
-            extra.append(clause + [relax])
-            violated.append(relax)
-    unit = reduce(gcd, (weight for _, weight in encoding.soft), 0) or 1
-    weights = [weight // unit for _, weight in encoding.soft]  # smaller sums, smaller bound encodings
-    top = max(pool.top, encoding.num_vars)  # bounds take fresh variables above this
-    session = backend.open(encoding)
+    bounded = _Bounded(encoding, backend)
     try:
-        for clause in extra:
-            session.add_clause(clause)
-        return _descend(session, encoding, violated, weights, unit, top, backend.name)
+        return _descend(bounded, backend.name)
     finally:
-        session.close()
+        bounded.session.close()
 
 
 def _joined(whole: Encoding, parts: list[Encoding], optima: list[Optimum]) -> Optimum:
@@ -127,40 +173,77 @@ def _joined(whole: Encoding, parts: list[Encoding], optima: list[Optimum]) -> Op
         assert isinstance(optimum.model, CnfModel) and optimum.cost is not None, "every part has its optimum"
         costs.append(optimum.cost)
         models.append(optimum.model)
+    certificate = Certificate.joined([o.certificate for o in optima])
     if len(parts) == 1:
-        return Optimum(Status.SAT, models[0], sum(costs) + whole.cost_offset, optima[0].steps)
+        return Optimum(Status.SAT, models[0], sum(costs) + whole.cost_offset, optima[0].steps, certificate=certificate)
     truth = bytearray(whole.num_vars + 1)
     for part, model in zip(parts, models):
         for var in {abs(lit) for clause in part.clauses for lit in clause}:
             truth[var] = model.truth[var]
-    return Optimum(Status.SAT, CnfModel(bytes(truth)), sum(costs) + whole.cost_offset, sum(o.steps for o in optima))
+    return Optimum(Status.SAT, CnfModel(bytes(truth)), sum(costs) + whole.cost_offset, sum(o.steps for o in optima),
+                   certificate=certificate)
 
 
-def _descend(session: Session, encoding: Encoding, violated: list[int], weights: list[int], unit: int, top: int,
-             backend: str) -> Optimum:
-    from pysat.pb import EncType, PBEnc
+def _certified(encoding: Encoding, optimum: Optimum, backend: Backend) -> Certificate:
+    """The proofs that ``optimum`` (found by a method that leaves none) is optimal, or that there is no
+    model at all: on each part, the hard clauses with "cost <= its cost - 1" must be UNSAT, and the
+    proof of that is checked. A part that is SAT there means the optimiser was wrong."""
+    if optimum.status != Status.SAT or optimum.model is None:
+        with backend.open(encoding) as session:
+            return _refuted(session.solve(), backend.name, "the hard clauses")
+    model = optimum.model
+    assert isinstance(model, CnfModel), "a CNF method's model"
+    certificates = []
+    for part in encoding.split():
+        bounded = _Bounded(part, backend)
+        with bounded.session:
+            cost = bounded.cost(model)
+            if cost == 0:
+                certificates.append(_least_possible(backend.name))
+                continue
+            bounded.bound(cost - bounded.unit)
+            certificates.append(_refuted(bounded.session.solve(), backend.name, f"cost <= {cost - bounded.unit}"))
+    joined = Certificate.joined(certificates)
+    assert joined is not None, "a proving backend certifies every part"
+    return joined
 
+
+def _refuted(result: Result, backend: str, what: str) -> Certificate:
+    if result.status == Status.SAT:
+        raise CheckFailed(f"{backend}: a model with {what} exists, so the optimiser's answer is wrong")
+    if result.certificate is None:
+        raise BackendError(f"{backend}: no answer to {what} ({result.status.value})")
+    return result.certificate
+
+
+def _least_possible(backend: str) -> Certificate:
+    """Cost 0 is the least any model can have: optimal without a search, so without a proof."""
+    return Certificate(backend, 0, 0, 0.0)
+
+
+def _descend(bounded: _Bounded, backend: str) -> Optimum:
+    """Solve, bound the cost below the model's, repeat until UNSAT: the last model is optimal, and the
+    last answer's certificate (from a proving backend) is the checked proof of it."""
     best: Optimum | None = None
     steps = 0
     while True:
-        result = session.solve()
+        result = bounded.session.solve()
         steps += 1
         if result.status == Status.UNSAT:
-            return best or Optimum(Status.UNSAT, steps=steps)
+            if best is None:
+                return Optimum(Status.UNSAT, steps=steps, certificate=result.certificate)
+            best.certificate = result.certificate
+            return best
         if result.status != Status.SAT:
             raise BackendError(f"{backend}: no answer during the descent ({result.status.value})")
         model = result.model
         assert isinstance(model, CnfModel), "a SAT answer of a CNF session has a CNF model"
-        cost = sum(w for lit, w in zip(violated, weights) if model.value(abs(lit)) == (lit > 0))
-        best = Optimum(Status.SAT, _trim(model, encoding.num_vars), cost * unit, steps)
+        cost = bounded.cost(model)
+        best = Optimum(Status.SAT, _trim(model, bounded.encoding.num_vars), cost, steps)
         if cost == 0:
+            best.certificate = _least_possible(backend) if bounded.session.backend.proving else None
             return best
-        # a BDD propagates best here: on the amphipod unrolling it made the descent 2-5x faster than
-        # EncType.best (weights divided by their gcd)
-        bound = PBEnc.leq(lits=violated, weights=weights, bound=cost - 1, top_id=top, encoding=EncType.bdd).clauses
-        top = max([top] + [abs(lit) for clause in bound for lit in clause])
-        for clause in bound:
-            session.add_clause(clause)
+        bounded.bound(cost - bounded.unit)
 
 
 def _trim(model: CnfModel, num_vars: int) -> CnfModel:

@@ -8,7 +8,7 @@ another request with :func:`dataclasses.replace`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .backends.base import Backend
@@ -30,6 +30,15 @@ class Request:
     timeout: float | None = None
     #: the optimisation method (``core.choices.METHODS``) of an optimisation puzzle, else None
     method: str | None = None
+    #: ``--certify``: None (believe the solver), ``strict`` (every claim resting on an UNSAT answer comes
+    #: with a checked proof; the backend is the proof-writing one) or ``best-effort`` (the same where the
+    #: backend can prove, otherwise the claims are marked uncertified)
+    certify: str | None = None
+
+    @property
+    def proving(self) -> bool:
+        """Whether this request's UNSAT answers come with checked proofs."""
+        return self.certify is not None and self.backend.proving
 
     @property
     def formula_kind(self) -> str:
@@ -42,11 +51,36 @@ class Request:
 
 
 def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding: str | None = None,
-            timeout: float | None = None, method: str | None = None, **options: Any) -> Request:
+            timeout: float | None = None, method: str | None = None, certify: str | None = None,
+            **options: Any) -> Request:
     """Resolve names into a :class:`Request`: the task fills in the defaults (the puzzle's measured
     fastest backend, its first encoding, the method tuned for the encoding); ``options`` are the
     puzzle's encoder options by name, refused in one line when the puzzle has no such option."""
-    return puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), timeout, method)
+    return certifying(puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), timeout, method),
+                      certify)
+
+
+#: what ``--certify`` takes
+CERTIFY_MODES = ("strict", "best-effort")
+
+
+def certifying(resolved: Request, mode: str | None) -> Request:
+    """``resolved`` with ``--certify`` applied: its backend made to write proofs. A backend that cannot
+    (Z3, the counters, a binary not known to write proofs) is refused in one line, or under
+    ``best-effort`` kept as it is, its claims then marked uncertified."""
+    if mode is None:
+        return resolved
+    if mode not in CERTIFY_MODES:
+        raise PuzzlesatError(f"--certify={mode}: expected {' or '.join(CERTIFY_MODES)}")
+    backend = resolved.backend
+    if resolved.method == "z3" or "proof" not in backend.capabilities:
+        if mode == "best-effort":
+            return replace(resolved, certify=mode)
+        solver = "Z3 Optimize" if resolved.method == "z3" else backend.name
+        raise PuzzlesatError(f"--certify: {solver} writes no proof of its UNSAT answers; choose a backend that "
+                             "does (pysat:cadical195, pysat:glucose4, pysat:lingeling, external:cadical, ...: "
+                             "'puzzlesat backends' lists them) or --certify=best-effort")
+    return replace(resolved, backend=backend.with_proofs(), certify=mode)
 
 
 def encoding_for(puzzle: Puzzle[Any, Any, Any], kind: str | None) -> str:

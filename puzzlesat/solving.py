@@ -19,6 +19,7 @@ from .core.model import CnfModel, SmtModel
 from .core.puzzle import Puzzle, Solution
 from .core.result import Status
 from .core.timing import Deadline, Stopwatch
+from .proofs.certificate import Certificate
 from .request import Request
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ class Report:
     solved_by: list[str] = field(default_factory=list)
     #: cube and conquer: per count label, the cubes' number, the refuted ones and the slowest cube times
     cubes: dict[str, Any] = field(default_factory=dict)
+    #: under ``--certify``, per claim resting on an UNSAT answer (``unique``, ``optimal``, ``unsat``, a
+    #: count's label), its checked proof, or None where the backend could not prove (best-effort)
+    certificates: dict[str, Certificate | None] = field(default_factory=dict)
     #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
     draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
 
@@ -58,7 +62,22 @@ class Report:
         return {"puzzle": self.puzzle, "source": self.source, "backend": self.backend,
                 "encoding": self.encoding, "status": self.status, "answers": self.answers,
                 "checked": self.checked, "solved_by": self.solved_by, "size": self.size,
-                "times": {k: round(v, 6) for k, v in self.times.items()}} | ({"cubes": self.cubes} if self.cubes else {})
+                "times": {k: round(v, 6) for k, v in self.times.items()}} | ({"cubes": self.cubes} if self.cubes else {}) \
+            | ({"certified": {claim: cert is not None for claim, cert in self.certificates.items()},
+                "certificates": {claim: cert.to_json() for claim, cert in self.certificates.items() if cert}}
+               if self.certificates else {})
+
+    def claim(self, request: Request, claim: str, certificate: Certificate | None) -> None:
+        """Record what backs ``claim`` (an UNSAT answer) under ``--certify``; the proof's checking time
+        moves from the ``solve`` phase, where the session spent it, to a ``certify`` phase of its own."""
+        if request.certify is None:
+            return
+        if certificate is None and request.proving:
+            raise CheckFailed(f"{request.backend.name}: an UNSAT answer came without its proof")
+        self.certificates[claim] = certificate
+        if certificate is not None:
+            self.times["certify"] = self.times.get("certify", 0.0) + certificate.seconds
+            self.times["solve"] = max(0.0, self.times.get("solve", 0.0) - certificate.seconds)
 
 
 def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,
@@ -118,6 +137,8 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
             first = next(results)
         report.status = first.status.value
         report.solved_by.append(first.backend)
+        if first.status == Status.UNSAT:
+            report.claim(request, "unsat", first.certificate)
         if first.status != Status.SAT or first.model is None:
             return report
         report.solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
@@ -129,6 +150,8 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
             report.solved_by.append(second.backend)
             if second.status == Status.SAT and second.model is not None:
                 checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
+            if second.status == Status.UNSAT:
+                report.claim(request, "unique", second.certificate)
             report.answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
     return report
 
@@ -142,9 +165,10 @@ def solve_optimum(request: Request, instance: Any, watch: Stopwatch) -> Report:
         encoding = puzzle.encode(instance, request.encoding, request.options)
     report = _report(request, instance, encoding, watch, f"{request.backend.name} ({method})")
     with watch.phase("solve"):
-        optimum = optimize(encoding, method, request.backend, request.timeout)
+        optimum = optimize(encoding, method, request.backend, request.timeout, certify=request.proving)
     report.status = optimum.status.value
     report.solved_by.append(optimum.solved_by or request.backend.name)
+    report.claim(request, "optimal" if optimum.status == Status.SAT else "unsat", optimum.certificate)
     if optimum.status != Status.SAT or optimum.model is None:
         return report
     report.solution = checked_solution(puzzle, instance, encoding, optimum.model, report.backend, watch)
@@ -181,14 +205,16 @@ def _counting_backend(request: Request, listing: bool) -> bool:
 
 def count(request: Request, instance: Any, watch: Stopwatch | None = None,
           on_solution: Callable[[Solution], None] | None = None, limit: int | None = None,
-          report: Report | None = None, built: Encoding | None = None) -> int:
+          report: Report | None = None, built: Encoding | None = None, claim: str = "solutions") -> int:
     """Count solutions projected on the encoding's ``show`` set: with an exact counter (capability
     ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT.
     Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
     With ``limit``, stop once that many are found (the result then means "at least ``limit``").
     ``report``, when given, receives the size of the first formula counted into it and every backend
     that answered (a portfolio's winners), so ``count --json`` says what was solved and by whom.
-    ``built`` is the encoding when the caller has made it already (see :func:`count_every_variant`)."""
+    ``built`` is the encoding when the caller has made it already (see :func:`count_every_variant`).
+    Under ``--certify`` the report's certificate for ``claim`` is the last search's checked proof: it
+    refutes the formula with every blocking clause added, so no solution was left uncounted."""
     watch = watch or Stopwatch()
     puzzle, backend = request.puzzle, request.backend
     exact = _counting_backend(request, on_solution is not None or limit is not None)
@@ -198,7 +224,10 @@ def count(request: Request, instance: Any, watch: Stopwatch | None = None,
     _record(report, encoding, backend.name if exact else None)
     if exact:
         with watch.phase("solve"):
-            return backend.count(encoding, request.timeout)
+            total = backend.count(encoding, request.timeout)
+        if report is not None:
+            report.claim(request, claim, None)
+        return total
     found = 0
     with watch.phase("solve"):
         session = backend.open(encoding)
@@ -208,6 +237,8 @@ def count(request: Request, instance: Any, watch: Stopwatch | None = None,
                 result = next(results)
             _record(report, encoding, result.backend)
             if result.status == Status.UNSAT:
+                if report is not None:
+                    report.claim(request, claim, result.certificate)
                 return found
             if result.status != Status.SAT or result.model is None:
                 raise CheckFailed(f"{backend.name} gave no answer ({result.status.value}) after {found} solutions")
@@ -241,10 +272,11 @@ def count_every_variant(request: Request, instance: Any, watch: Stopwatch, repor
 
     def one(number: int) -> tuple[int, list[Solution], dict[str, float], Report]:
         child_watch, listed = Stopwatch(), list[Solution]()
-        child_report = Report(report.puzzle, report.source, report.backend, report.encoding, report.status)
+        child_report = Report(report.puzzle, report.source, report.backend, report.encoding, report.status,
+                              times=child_watch.times)
         found = count(replace(request, options=variants[number][1], timeout=None), instance, child_watch,
                       listed.append if list_first and number == 0 else None, limit=limit, report=child_report,
-                      built=built[number])
+                      built=built[number], claim=variants[number][0])
         return found, listed, child_watch.times, child_report
 
     try:
@@ -256,6 +288,7 @@ def count_every_variant(request: Request, instance: Any, watch: Stopwatch, repor
         for phase, seconds in times.items():
             watch.times[phase] = max(watch.times.get(phase, 0.0), seconds)
         report.size = report.size or child_report.size
+        report.certificates.update(child_report.certificates)
         report.solved_by.extend(name for name in child_report.solved_by if name not in report.solved_by)
     counts = {label: found for (label, _), (found, _, _, _) in zip(variants, results)}
     return counts, results[0][1]

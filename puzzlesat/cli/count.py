@@ -17,6 +17,8 @@ from ..request import Request, request
 from ..solving import Report, count, load
 from .options import (
     backend_option,
+    certified_note,
+    certify_option,
     cnf_options,
     common,
     echo_json,
@@ -33,6 +35,7 @@ from .supervised import SupervisedCommand
 
 @click.command("count", cls=SupervisedCommand)
 @common(puzzle_argument, instance_input, backend_option, cnf_options, timeout_option, json_option)
+@certify_option
 @click.option("--list", "list_all", is_flag=True, help="Print every solution.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Stop once this many solutions are found (the count then means 'at least').")
@@ -54,6 +57,7 @@ def command(
     pb: str | None,
     timeout: float | None,
     as_json: bool,
+    certify: str | None,
     list_all: bool,
     limit: int | None,
     jsonl: bool,
@@ -73,7 +77,7 @@ def command(
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
-    counting = request(spec, backend, None, timeout, **encoder_options(cardinality, pb))
+    counting = request(spec, backend, None, timeout, certify=certify, **encoder_options(cardinality, pb))
     exact = "count" in counting.backend.capabilities
     if exact and (limit or jsonl):
         raise PuzzlesatError(f"{counting.backend.name} counts without enumerating: --limit and --jsonl need an "
@@ -84,6 +88,9 @@ def command(
     if executor is not None and cubes is None:
         raise PuzzlesatError("--executor runs the cubes of --cubes: give --cubes DEPTH too")
     if cubes is not None:
+        if certify:
+            raise PuzzlesatError("--cubes counts cube by cube, each ending in its own UNSAT answer: --certify "
+                                 "checks the proof of one search, so count without --cubes")
         if list_all or limit:
             raise PuzzlesatError("--cubes counts cube by cube: --list and --limit count in one search")
         if cubes != "auto" and not (cubes.isdigit() and int(cubes) <= 30):
@@ -109,7 +116,8 @@ def command(
     how = "exact projected model count" if exact else "every one checked; the last search was UNSAT"
     for label, value in answers.items():
         cut = limit is not None and value >= limit
-        click.echo(f"{label}: {'at least ' if cut else ''}{value} ({'stopped at --limit' if cut else how})")
+        click.echo(f"{label}: {'at least ' if cut else ''}{value} "
+                   f"({'stopped at --limit' if cut else how + certified_note(report, label)})")
     click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
 
 
@@ -120,9 +128,13 @@ def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None
     def line(solution: Solution) -> None:
         click.echo(json.dumps(solution.answers() | {"layout": solution.render()}))
 
-    found = count(replace(counting, options=options), instance, watch, on_solution=line, limit=limit)
+    report = Report(counting.puzzle.name, "", counting.backend.name, counting.encoding, "UNKNOWN", times=watch.times)
+    found = count(replace(counting, options=options), instance, watch, on_solution=line, limit=limit, report=report,
+                  claim=label)
+    certified = {"certified": {claim: cert is not None for claim, cert in report.certificates.items()}} \
+        if report.certificates else {}
     click.echo(json.dumps({"schema": "puzzlesat/count-end/1", "version": __version__, label: found,
-                           "complete": limit is None or found < limit}))
+                           "complete": limit is None or found < limit} | certified))
 
 
 def by_cubes(counting: Request, file: str, instance: Any, watch: Stopwatch, depth: int | None, executor: str | None,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -13,6 +13,10 @@ from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.puzzle import Puzzle
 from ..encoders import BUILTIN, FORMULAS, puzzle_names
+from ..request import CERTIFY_MODES
+
+if TYPE_CHECKING:
+    from ..solving import Report
 
 #: a command's function, and a click decorator that adds options to one
 Fn = TypeVar("Fn", bound=Callable[..., Any])
@@ -61,6 +65,12 @@ method_option = click.option("--method", default=None, type=click.Choice(list(ME
                                   "pysat:glucose4), descent on pysat:cadical195 for the unroll encoding, z3 "
                                   "for the smt encoding.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+certify_option = click.option(
+    "--certify", is_flag=False, flag_value="strict", default=None, type=click.Choice(CERTIFY_MODES),
+    help="Check a DRAT proof of every UNSAT answer a claim rests on (unique, optimal, a count's last search, no "
+         "solution) with puzzlesat's own checker before printing it. The backend must write proofs (PySAT's "
+         "CaDiCaL, Glucose, Lingeling, MapleChrono; external:cadical); --certify=best-effort marks the claims of "
+         "one that cannot as uncertified instead of refusing it.")
 cardinality_option = click.option("--cardinality", default=None,
                                   type=click.Choice(CARDINALITY_ENCODINGS),
                                   help="pysat.card encoding of the CNF's cardinality constraints.")
@@ -155,6 +165,14 @@ def echo_json(payload: dict[str, Any], schema: str) -> None:
     """One JSON object, led by its ``schema`` (what shape follows, e.g. ``puzzlesat/report/1``) and the
     ``version`` of puzzlesat that wrote it, so that scripts can check both."""
     click.echo(json.dumps({"schema": f"puzzlesat/{schema}/1", "version": __version__, **payload}, indent=1))
+
+
+def certified_note(report: Report, claim: str) -> str:
+    """What backs ``claim`` under --certify, for the text output: '' when --certify is off."""
+    if claim not in report.certificates:
+        return ""
+    certificate = report.certificates[claim]
+    return "; " + (certificate.describe() if certificate else "not certified: the backend writes no proof")
 
 
 def format_seconds(seconds: float) -> str:

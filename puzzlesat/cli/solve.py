@@ -14,6 +14,8 @@ from ..request import request
 from ..solving import load, solve
 from .options import (
     backend_option,
+    certified_note,
+    certify_option,
     cnf_options,
     common,
     echo_json,
@@ -36,6 +38,7 @@ from .supervised import SupervisedCommand
 @common(puzzle_argument, instance_input, backend_option, encoding_option, cnf_options, timeout_option, json_option)
 @picture_options
 @method_option
+@certify_option
 @click.option("--steps", is_flag=True, help="Amphipod: print the burrow after every move.")
 def command(
     puzzle: str,
@@ -49,6 +52,7 @@ def command(
     png: str | None,
     svg: str | None,
     method: str | None,
+    certify: str | None,
     steps: bool,
     **read: Any,
 ) -> None:
@@ -58,19 +62,22 @@ def command(
     Example:
       puzzlesat solve aquarium instances/aquarium/pa-10x10-hard-2865115.txt --backend z3 --encoding smt
       puzzlesat solve amphipod instances/aoc/2021-23/example.txt --method rc2 --steps --svg plan.svg
+      puzzlesat solve aquarium instances/aquarium/pa-15x15-hard-1013539.txt --certify
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
     spec.task.refuse_options(spec, steps=steps)
-    report = solve(request(spec, backend, kind, timeout, method, **encoder_options(cardinality, pb)), instance, watch)
+    report = solve(request(spec, backend, kind, timeout, method, certify, **encoder_options(cardinality, pb)),
+                   instance, watch)
     if report.solution is not None:
         write_pictures(spec, instance, report.solution, png, svg)
     if as_json:
         echo_json(report.to_json(), "report")
     else:
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
-        click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})")
+        click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})"
+                   + (f" ({certified_note(report, 'unsat')[2:]})" if report.status == "UNSAT" and report.certificates else ""))
         if any(name != report.backend for name in report.solved_by):
             click.echo("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
         if report.solution is not None:
@@ -82,13 +89,14 @@ def command(
                 click.echo(f"{key}: {value}")
             click.echo("checked: yes (independent checker)")
             if report.answers.get("optimal"):
-                click.echo("optimal: yes (proven by the solver: nothing cheaper exists)")
+                click.echo("optimal: yes (proven by the solver: nothing cheaper exists"
+                           f"{certified_note(report, 'optimal')})")
             if "unique" in report.answers:
                 unique = report.answers["unique"]
                 click.echo(
                     "unique: "
                     + {
-                        True: "yes (solver: no second solution, UNSAT)",
+                        True: f"yes (solver: no second solution, UNSAT{certified_note(report, 'unique')})",
                         False: "no (the solver found a second solution)",
                         None: "unknown (second search gave no answer)",
                     }[unique]

@@ -20,6 +20,17 @@ class Certificate:
     checked: int  # lemmas the refutation needed, each checked
     seconds: float  # reading and checking the proof
 
+    @staticmethod
+    def joined(parts: Sequence[Certificate | None]) -> Certificate | None:
+        """One certificate for a claim that rests on several UNSAT answers (an optimum's independent
+        parts), or None when any of them has none."""
+        if not parts or any(part is None for part in parts):
+            return None
+        proven = [part for part in parts if part is not None]
+        by = ", ".join(dict.fromkeys(part.by for part in proven))
+        return Certificate(by, sum(p.lemmas for p in proven), sum(p.checked for p in proven),
+                           sum(p.seconds for p in proven))
+
     def describe(self) -> str:
         return f"certified: {self.checked:,} of {self.lemmas:,} lemmas checked in {self.seconds:.2f} s"
 

@@ -140,19 +140,21 @@ class _Database:
         """Unit propagation to a fixpoint, core-first: a conflict clause, or -1."""
         value, watches, clauses, alive, marked, trail = (self.value, self.watches, self.clauses, self.alive,
                                                          self.marked, self.trail)
-        core = True
+        core, core_head, all_head = True, self.core_head, self.all_head
+        assign = self.assign
         while True:
             if core:
-                if self.core_head == len(trail):
+                if core_head == len(trail):
                     core = False
                     continue
-                false = -trail[self.core_head]
-                self.core_head += 1
+                false = -trail[core_head]
+                core_head += 1
             else:
-                if self.all_head == len(trail):
+                if all_head == len(trail):
+                    self.core_head, self.all_head = core_head, all_head
                     return -1
-                false = -trail[self.all_head]
-                self.all_head += 1
+                false = -trail[all_head]
+                all_head += 1
             watching = watches[false]
             size, i, j, found = len(watching), 0, 0, False
             while i < size:
@@ -184,8 +186,10 @@ class _Database:
                     j += 1
                     if value[first] == -1:
                         watching[j:] = watching[i:]
+                        self.core_head, self.all_head = core_head, all_head
                         return cid
-                    self.assign(first, cid)
+                    self.core_head, self.all_head = core_head, all_head  # assign records them
+                    assign(first, cid)
                     found = True
             del watching[j:size]
             if found:  # back to the core clauses after any unit, from whichever clauses it came
