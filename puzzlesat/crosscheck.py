@@ -24,11 +24,12 @@ from .core.choices import METHODS
 from .core.errors import PuzzlesatError, SolverTimeout
 from .core.options import EncoderOptions
 from .core.puzzle import Puzzle
-from .request import Request
+from .core.timing import Stopwatch
+from .request import Request, certifying
 
 if TYPE_CHECKING:
     from .executors import Executor
-from .solving import count, solve
+from .solving import Report, count_every_variant, solve
 
 #: (status, answers or None, error): what running one method gives
 Outcome = tuple[str, dict[str, Any] | None, str]
@@ -56,6 +57,13 @@ class Row:
     error: str = ""
     agrees: bool = False
     family: str = ""
+    #: under ``--certify``: per claim resting on an UNSAT answer, whether its proof was checked
+    certified: dict[str, bool] | None = None
+
+
+#: the key under which a method's answers carry, under ``--certify``, what its proofs certified; taken out
+#: of the answers (into :attr:`Row.certified`) before they are compared
+CERTIFIED = "certified"
 
 
 def default_backends(puzzle: Puzzle[Any, Any, Any]) -> list[str]:
@@ -84,6 +92,8 @@ def run_methods(methods: list[Method], limit: float | None, budget: float | None
     rows = _rows_on(executor, methods, limit) if executor is not None else _rows_here(methods, limit, budget)
     expected: dict[str, Any] | None = None
     for row in rows:
+        if row.answers is not None:
+            row.certified = row.answers.pop(CERTIFIED, None)
         if row.answers is not None and not row.error:
             expected = row.answers if expected is None else expected
             row.agrees = row.answers == expected
@@ -150,15 +160,22 @@ def solved(request: Request, instance: Any, proof_key: str | None = None) -> Cal
     (``optimal``, ``exact``)."""
     def run(limit: float | None) -> Outcome:
         report = solve(replace(request, timeout=limit), instance)
-        return report.status, {k: v for k, v in report.answers.items() if k != proof_key}, ""
+        return report.status, {k: v for k, v in report.answers.items() if k != proof_key} | _certified(report), ""
     return run
 
 
+def _certified(report: Report) -> dict[str, Any]:
+    """What ``report``'s proofs certified, under the :data:`CERTIFIED` key; nothing without --certify."""
+    if not report.certificates:
+        return {}
+    return {CERTIFIED: {claim: cert is not None for claim, cert in report.certificates.items()}}
+
+
 def on_backend(base: Request, backend: str, encoding: str | None = None, method: str | None = None) -> Request:
-    """The request of one method: ``base``'s puzzle and options on another backend, encoding or method,
-    resolved by the puzzle's task like any other request."""
+    """The request of one method: ``base``'s puzzle, options and ``--certify`` on another backend,
+    encoding or method, resolved by the puzzle's task like any other request."""
     puzzle = base.puzzle
-    return puzzle.task.request(puzzle, backend, encoding, base.options, None, method)
+    return certifying(puzzle.task.request(puzzle, backend, encoding, base.options, None, method), base.certify)
 
 
 def _encodings_of(puzzle: Puzzle[Any, Any, Any], name: str) -> list[str]:
@@ -188,6 +205,8 @@ def plan_optima(request: Request, instance: Any, backends: list[str]) -> list[Me
         for method, (formula, _) in METHODS.items():
             if formula != puzzle.formula_kind(kind):
                 continue
+            if method == "z3" and request.certify == "strict":
+                continue  # Z3 Optimize proves nothing a checker can read
             for name in backends if method != "z3" else ["z3"]:
                 if (method == "maxsat") != ("optimize" in get_backend(name).capabilities):
                     continue  # an outside MaxSAT solver runs its own method, and only it
@@ -225,8 +244,9 @@ def plan_counts(request: Request, instance: Any, backends: list[str]) -> list[Me
             counting = on_backend(request, name, kind)
 
             def run(limit: float | None, counting: Request = counting) -> Outcome:
-                return *count_answers(puzzle, counting.options, lambda options: count(
-                    replace(counting, options=options, timeout=limit), instance)), ""
+                report = Report(puzzle.name, "", counting.backend.name, counting.encoding, "UNKNOWN")
+                counts, _ = count_every_variant(replace(counting, timeout=limit), instance, Stopwatch(), report)
+                return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts | _certified(report), ""
             methods.append(Method(label(puzzle, counting.backend.name, kind), family(puzzle, kind), run))
     return methods
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import click
 
+from ..backends import get_backend
 from ..core.errors import PuzzlesatError
 from ..crosscheck import (
     DEFAULT_BUDGET,
@@ -21,6 +23,7 @@ from ..request import request
 from ..solving import load
 from .options import (
     backend_list,
+    certify_option,
     cnf_options,
     common,
     echo_json,
@@ -55,7 +58,7 @@ from .supervised import SupervisedCommand
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where the methods run: here, one after the other (local, the default), or dask://HOST:PORT (all at "
                    "once on a Dask cluster's workers, each under --timeout; rows print when all are back).")
-@common(cnf_options, json_option)
+@common(cnf_options, json_option, certify_option)
 def command(
     puzzle: str,
     file: str,
@@ -67,6 +70,7 @@ def command(
     cardinality: str | None,
     pb: str | None,
     as_json: bool,
+    certify: str | None,
     **read: Any,
 ) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
@@ -82,11 +86,15 @@ def command(
       puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,glucose,z3
       puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --timeout 20
       puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 8 --sides 2
+      puzzlesat crosscheck aquarium instances/aquarium/pa-10x10-hard-2865115.txt --certify
     """
     spec = get_puzzle(puzzle)
     instance = load(spec, file, None, **reading(read))
     names = backend_list(backends) if backends else default_backends(spec)
-    methods = plan(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), instance, names, by_count)
+    if certify == "strict" and not backends:  # of the defaults, the ones that can prove
+        names = [name for name in names if "proof" in get_backend(name).capabilities]
+    base = replace(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), certify=certify)
+    methods = plan(base, instance, names, by_count)
     rows: list[Row] = []
     width = max(len(m.label) for m in methods)
     if not as_json:
@@ -122,7 +130,7 @@ def command(
                         "answers": r.answers,
                         "agrees": r.agrees,
                         "error": r.error,
-                    }
+                    } | ({"certified": r.certified} if r.certified is not None else {})
                     for r in rows
                 ],
             },
@@ -137,6 +145,9 @@ def command(
 def _line(row: Row, width: int) -> str:
     mark = ("yes" if row.agrees else "- (timed out)" if row.status == "TIMEOUT"
             else f"- ({row.error})" if row.status == "SKIPPED" else f"NO {row.error}".rstrip())
+    if row.certified:
+        doubtful = [claim for claim, proven in row.certified.items() if not proven]
+        mark += f", not certified: {', '.join(doubtful)}" if doubtful else ", certified"
     return f"{row.method:<{width}}  {row.status:<7} {format_seconds(row.seconds):>10}  {_numbers(row.answers):<34} {mark}"
 
 
