@@ -28,10 +28,6 @@ class Step:
     deletion: bool = False
 
 
-#: the bytes a text proof's first characters are drawn from (digits, signs, ``d``, ``c``, whitespace)
-_TEXT_START = frozenset(b"0123456789-dc \t\r\n")
-
-
 def read_proof(data: bytes | str | Iterable[str], name: str = "proof") -> list[Step]:
     """The steps of a proof in either format; a malformed one is a :class:`ProofFormatError`."""
     if isinstance(data, bytes):
@@ -46,10 +42,10 @@ def read_proof(data: bytes | str | Iterable[str], name: str = "proof") -> list[S
 
 
 def is_binary(data: bytes) -> bool:
-    """Whether ``data`` is a binary DRAT proof: its first step is ``a``, or one of its first bytes could
-    not start a text proof (a binary proof of deletions only starts with ``d`` and then a number byte)."""
-    head = data[:16]
-    return head[:1] == b"a" or any(byte not in _TEXT_START for byte in head)
+    """Whether ``data`` is a binary DRAT proof: its first step is ``a``, or ``d`` followed by a number's
+    byte rather than the space of a text deletion (a text proof starts with a digit, ``-``, ``c``, ``d ``
+    or white space)."""
+    return data[:1] == b"a" or (data[:1] == b"d" and data[1:2] not in (b" ", b"\t"))
 
 
 def read_text(lines: Iterable[str], name: str = "proof") -> list[Step]:
@@ -102,23 +98,3 @@ def read_binary(data: bytes, name: str = "proof") -> list[Step]:
             literals.append(-(number >> 1) if number & 1 else number >> 1)
         steps.append(Step(tuple(literals), start == 0x64))
     return steps
-
-
-def write_binary(steps: Iterable[Step]) -> bytes:
-    """``steps`` in the binary format (tests write the proofs they plant faults in both ways)."""
-    out = bytearray()
-    for step in steps:
-        out.append(0x64 if step.deletion else 0x61)
-        for literal in step.literals:
-            number = 2 * abs(literal) + (literal < 0)
-            while number >= 0x80:
-                out.append((number & 0x7F) | 0x80)
-                number >>= 7
-            out.append(number)
-        out.append(0)
-    return bytes(out)
-
-
-def write_text(steps: Iterable[Step]) -> str:
-    return "".join(("d " if step.deletion else "") + " ".join(map(str, step.literals + (0,))) + "\n"
-                   for step in steps)

@@ -1,0 +1,281 @@
+"""The DRAT checker (puzzlesat/proofs) and --certify.
+
+The checker is tested harder than anything else: on real proofs of every PySAT solver we let prove (and
+the CaDiCaL binary's, binary format), on planted faults that must each be rejected, and on random small
+formulas with mutated proofs, where every accepted proof must belong to a formula that brute force finds
+unsatisfiable (soundness) and every proof a naive forward checker accepts must be accepted (completeness
+on deletion-free proofs).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from pysat.examples.genhard import PHP
+from pysat.solvers import Solver
+
+from puzzlesat.backends import get_backend
+from puzzlesat.backends.pysat_backend import PROOF_WRITERS
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.proofs.checker import ProofRejected, check_proof
+from puzzlesat.proofs.reading import ProofFormatError, Step, read_proof
+from puzzlesat.solving import load
+from tests.tools.proofs import naive_drup, satisfiable, write_binary, write_text
+
+INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+AQUARIUM_15 = str(INSTANCES / "aquarium" / "pa-15x15-hard-1013539.txt")
+
+#: (a or b), (a or not b), (not a or c), (not a or not c): unsatisfiable, and "a" is its one lemma
+SMALL = [[1, 2], [1, -2], [-1, 3], [-1, -3]]
+
+
+def steps(*clauses: list[int], deleted: tuple[int, ...] = ()) -> list[Step]:
+    return [Step(tuple(clause), number in deleted) for number, clause in enumerate(clauses)]
+
+
+def random_3sat(num_vars: int, num_clauses: int, seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [[v * rng.choice((1, -1)) for v in rng.sample(range(1, num_vars + 1), 3)] for _ in range(num_clauses)]
+
+
+def proof_of(formula: list[list[int]], solver: str = "glucose4") -> list[Step] | None:
+    """A solver's proof of ``formula``, None when it is satisfiable."""
+    with Solver(name=solver, bootstrap_with=formula, with_proof=True) as s:
+        return None if s.solve() else read_proof(s.get_proof())
+
+
+def aquarium_uniqueness() -> list[list[int]]:
+    """The 15x15 aquarium's CNF with its solution blocked: unsatisfiable (the puzzle is unique)."""
+    spec = get_puzzle("aquarium")
+    encoding = spec.encode(load(spec, AQUARIUM_15), "cnf", spec.options())
+    with Solver(name="cadical195", bootstrap_with=encoding.clauses) as s:
+        assert s.solve()
+        model = s.get_model() or []
+    return encoding.clauses + [[-v if model[v - 1] > 0 else v for v in encoding.show]]
+
+
+# -- reading
+
+
+def test_text_proofs_read_with_comments_and_deletions():
+    text = "c a comment\n1 2 0\nd 1 2 0\n\n-3 0\n0\n"
+    assert read_proof(text) == [Step((1, 2)), Step((1, 2), True), Step((-3,)), Step(())]
+    assert read_proof(text.splitlines()) == read_proof(text.encode())
+
+
+def test_binary_proofs_read_as_written():
+    written = steps([1, -2], [200, -70000], [], deleted=(1,))
+    assert read_proof(write_binary(written)) == written
+
+
+@pytest.mark.parametrize("proof, where", [
+    ("1 2 0\n1 x 0\n", "line 2: 'x' is not a literal"),
+    ("1 2\n", "line 1: the clause does not end with 0"),
+    ("1 0 2 0\n", "line 1: 0 in the middle"),
+    (b"a\x04\x06", "byte 0: the proof ends inside this step"),
+    (b"a\x04\x00q\x04\x00", "byte 3: a binary step starts with 'a' or 'd'"),
+])
+def test_malformed_proofs_name_where(proof, where):
+    with pytest.raises(ProofFormatError, match=where):
+        read_proof(proof, "p")
+
+
+# -- real proofs
+
+
+@pytest.mark.parametrize("solver", sorted(PROOF_WRITERS))
+def test_every_proof_writer_is_accepted(solver):
+    formulas = [PHP(5).clauses, aquarium_uniqueness()] + [random_3sat(50, 250, seed) for seed in range(4)]
+    for formula in formulas:
+        proof = proof_of(formula, solver)
+        if proof is None:
+            continue
+        verdict = check_proof(formula, proof)
+        assert 0 < verdict.checked <= verdict.lemmas or verdict.lemmas == 0
+        assert check_proof(formula, read_proof(write_binary(proof))).checked == verdict.checked
+
+
+def test_maplesat_proofs_fail_both_checkers():
+    """Why MapleSAT is not a proof writer: its proofs fail our check and the naive one alike."""
+    with Solver(name="maplesat", bootstrap_with=PHP(5).clauses, with_proof=True) as s:
+        assert not s.solve()
+        proof = read_proof(s.get_proof())
+    assert not naive_drup(PHP(5).clauses, proof)
+    with pytest.raises(ProofRejected):
+        check_proof(PHP(5).clauses, proof)
+
+
+def test_backward_checking_skips_lemmas_nothing_needs():
+    proof = proof_of(PHP(6).clauses, "cadical195")
+    assert proof is not None
+    verdict = check_proof(PHP(6).clauses, proof)
+    assert verdict.checked < verdict.lemmas
+
+
+def test_rat_lemmas_are_checked_on_their_first_literal():
+    # 5 is fresh: "5 1" is RAT on 5 (no clause holds -5), and then "-5 1" is RUP
+    assert check_proof(SMALL, steps([5, 1], [-5, 1], [1], [])).checked >= 1
+    # with (-5 or 7) in the formula, "5" then "-7" conflict at the top level, but "-7" (checked first,
+    # backwards) is neither RUP nor RAT on -7: its resolvent with (-5 or 7) is (-7 or -5), not RUP
+    with pytest.raises(ProofRejected, match="neither RUP nor RAT on -7"):
+        check_proof(SMALL + [[-5, 7]], steps([5], [-7], []))
+
+
+# -- planted faults: each one is rejected
+
+
+def test_planted_faults_on_a_small_formula():
+    assert check_proof(SMALL, steps([1], [])).checked == 1
+    with pytest.raises(ProofRejected, match="empty clause is not implied"):  # the one lemma dropped
+        check_proof(SMALL, steps([]))
+    with pytest.raises(ProofRejected, match="neither RUP nor RAT"):  # lemmas that follow from nothing
+        check_proof(SMALL, steps([7], [-7], []))
+    with pytest.raises(ProofRejected, match="neither RUP nor RAT"):  # a needed clause deleted first
+        check_proof(SMALL, steps([1, 2], [1], [], deleted=(0,)))
+    with pytest.raises(ProofRejected, match="empty clause is not implied"):  # a satisfiable formula
+        check_proof(SMALL[:3], steps([1], []))
+    with pytest.raises(ProofRejected, match="does not refute"):  # no empty clause at all
+        check_proof(SMALL[:3], steps([1]))
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "cadical195", "lingeling"])
+def test_planted_faults_in_real_proofs(solver):
+    formula = PHP(5).clauses
+    proof = proof_of(formula, solver)
+    assert proof is not None
+    check_proof(formula, proof)
+    # a proof of a satisfiable formula: the same proof, the formula short of clauses until it has a model
+    fewer = list(formula)
+    while not Solver(name="glucose4", bootstrap_with=fewer).solve():
+        fewer.pop()
+    with pytest.raises(ProofRejected):
+        check_proof(fewer, proof)
+    # a needed clause deleted before the first lemma: one whose loss leaves a model
+    needed = next(c for c in formula if len(c) > 1 and Solver(name="glucose4",
+                                                              bootstrap_with=[d for d in formula if d != c]).solve())
+    with pytest.raises(ProofRejected):
+        check_proof(formula, [Step(tuple(needed), True)] + proof)
+    # every lemma dropped but the empty clause
+    with pytest.raises(ProofRejected):
+        check_proof(formula, [Step(())])
+    # a proof of another formula
+    with pytest.raises(ProofRejected):
+        check_proof(formula, proof_of(random_3sat(30, 200, 1)) or [])
+
+
+def test_random_proofs_are_sound_and_complete():
+    """On small random formulas and mutated proofs: accepted only for unsatisfiable formulas; a proof
+    without deletions that the naive checker accepts is accepted."""
+    rng = random.Random(25)
+    accepted = rejected = 0
+    for case in range(400):
+        num_vars = rng.randint(4, 9)
+        formula = random_3sat(num_vars, rng.randint(10, 45), case)
+        base = proof_of(formula) or proof_of(random_3sat(num_vars, 60, case + 10_000)) or [Step(())]
+        proof = list(base)
+        for _ in range(rng.randint(0, 3)):
+            where = rng.randrange(len(proof))
+            fault = rng.choice(("drop", "flip", "delete", "random"))
+            if fault == "drop":
+                del proof[where]
+            elif fault == "flip" and proof[where].literals:
+                literals = list(proof[where].literals)
+                literals[rng.randrange(len(literals))] *= -1
+                proof[where] = Step(tuple(literals), proof[where].deletion)
+            elif fault == "delete":
+                proof.insert(where, Step(tuple(rng.choice(formula)), True))
+            else:
+                proof.insert(where, Step(tuple(v * rng.choice((1, -1)) for v in rng.sample(range(1, num_vars + 1), 2))))
+            if not proof:
+                proof = [Step(())]
+        try:
+            check_proof(formula, proof)
+        except ProofRejected:
+            rejected += 1
+            assert not (naive_drup(formula, proof) and not any(s.deletion for s in proof)), (formula, proof)
+            continue
+        accepted += 1
+        assert not satisfiable(formula), (formula, proof)
+    assert accepted > 50 and rejected > 50
+
+
+# -- --certify
+
+
+def test_solve_certifies_uniqueness(run_cli):
+    code, out, _ = run_cli("solve", "aquarium", AQUARIUM_15, "--certify")
+    assert code == 0 and "unique: yes (solver: no second solution, UNSAT; certified: " in out
+    code, out, _ = run_cli("solve", "aquarium", AQUARIUM_15, "--certify", "--json")
+    report = json.loads(out)
+    assert report["certified"] == {"unique": True}
+    assert report["certificates"]["unique"]["checked"] > 0 and "certify" in report["times"]
+
+
+@pytest.mark.parametrize("method", ["rc2", "descent"])
+def test_solve_certifies_optimality(run_cli, method):
+    example = str(INSTANCES / "aoc" / "2021-23" / "example.txt")
+    code, out, _ = run_cli("solve", "amphipod", example, "--certify", "--method", method, "--json")
+    report = json.loads(out)
+    assert code == 0 and report["answers"]["part1"] == 12521 and report["answers"]["part2"] == 44169
+    assert report["certified"] == {"optimal": True}
+
+
+def test_count_certifies_the_last_search(run_cli):
+    code, out, _ = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--certify", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["answers"] == {"solutions": 8, "up_to_rotation": 2}
+    assert report["certified"] == {"solutions": True, "up_to_rotation": True}
+
+
+@pytest.mark.parametrize("backend", ["z3", "pysat:minisat22", "ganak"])
+def test_backends_that_cannot_prove_are_refused_or_marked(run_cli, backend):
+    command = ("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig")) if backend == "ganak" else \
+        ("solve", "aquarium", AQUARIUM_15)
+    code, _, err = run_cli(*command, "--backend", backend, "--certify")
+    assert code == 2 and err.count("\n") == 1 and "writes no proof" in err
+    code, out, _ = run_cli(*command, "--backend", backend, "--certify=best-effort", "--json")
+    assert code == 0 and set(json.loads(out)["certified"].values()) == {False}
+
+
+def test_crosscheck_marks_each_row(run_cli):
+    code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--backends", "glucose4,z3",
+                           "--certify=best-effort", "--json")
+    rows = {row["method"]: row for row in json.loads(out)["rows"]}
+    assert code == 0
+    assert rows["pysat:glucose4 [cnf, pruned]"]["certified"] == {"solutions": True, "up_to_rotation": True}
+    assert rows["z3 [cnf, pruned]"]["certified"] == {"solutions": False, "up_to_rotation": False}
+
+
+def _fake_cadical(tmp_path: Path, proof: bytes | None) -> str:
+    """A 'cadical' that answers UNSAT to anything, writing ``proof`` (or no file) where asked."""
+    script = tmp_path / "cadical"
+    write = "" if proof is None else f"import sys\nif len(sys.argv) > 2: open(sys.argv[2], 'wb').write({proof!r})\n"
+    script.write_text(f"#!{shutil.which('python3') or 'python3'}\n{write}print('s UNSATISFIABLE')\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("proof", [None, b"", b"0\n", write_binary(steps([1], []))])
+def test_a_solver_that_lies_about_unsat_is_caught(run_cli, tmp_path, monkeypatch, proof):
+    monkeypatch.setenv("PATH", _fake_cadical(tmp_path, proof) + os.pathsep + os.environ["PATH"])
+    code, _, err = run_cli("solve", "aquarium", AQUARIUM_15, "--backend", "external:cadical", "--certify")
+    assert code == 2 and "external:cadical: its UNSAT proof was rejected" in err and err.count("\n") == 1
+    code, out, _ = run_cli("solve", "aquarium", AQUARIUM_15, "--backend", "external:cadical")
+    assert code == 1 and "UNSAT" in out  # believed without --certify: what the option is for
+
+
+def test_the_cadical_binary_proves(run_cli):
+    if shutil.which("cadical") is None and not os.environ.get("PUZZLESAT_REQUIRE_TOOLS"):
+        pytest.skip("the cadical binary is not installed here (make solvers)")
+    backend = get_backend("external:cadical").with_proofs()
+    spec = get_puzzle("aquarium")
+    encoding = spec.encode(load(spec, AQUARIUM_15), "cnf", spec.options())
+    with backend.open(encoding) as session:
+        results = list(session.models())
+    assert [r.status.value for r in results] == ["SAT", "UNSAT"]
+    assert results[-1].certificate is not None and results[-1].certificate.checked > 0
