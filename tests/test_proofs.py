@@ -25,7 +25,7 @@ from puzzlesat.encoders import get_puzzle
 from puzzlesat.proofs.checker import ProofRejected, check_proof
 from puzzlesat.proofs.reading import ProofFormatError, Step, read_proof
 from puzzlesat.solving import load
-from tests.tools.proofs import naive_drup, satisfiable, write_binary, write_text
+from tests.tools.proofs import naive_drup, satisfiable, write_binary
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 AQUARIUM_15 = str(INSTANCES / "aquarium" / "pa-15x15-hard-1013539.txt")
