@@ -1,4 +1,4 @@
-"""The package's layers, checked: core <- formats <- backends <- pipeline <- encoders <- cli. A module
+"""The package's layers, checked: core <- formats <- proofs <- backends <- pipeline <- encoders <- cli. A module
 imports only from its own layer or lower ones (imports for type checking alone excepted), and the
 backends package has no import cycle, so that each layer can be read, tested and replaced on its own."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
-LAYERS = ["core", "formats", "backends", "pipeline", "encoders", "cli"]
+LAYERS = ["core", "formats", "proofs", "backends", "pipeline", "encoders", "cli"]
 PIPELINE = {"solving", "optimize", "crosscheck", "bench", "tasks", "request", "cubes", "executors"}
 
 
