@@ -57,6 +57,7 @@ soak: $(BIN)/puzzlesat solvers
 bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/startup.py
+	$(BIN)/python bench/certify.py
 
 # cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the 10x10 projection
 bench-cluster: $(BIN)/puzzlesat
