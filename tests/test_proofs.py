@@ -279,3 +279,18 @@ def test_the_cadical_binary_proves(run_cli):
         results = list(session.models())
     assert [r.status.value for r in results] == ["SAT", "UNSAT"]
     assert results[-1].certificate is not None and results[-1].certificate.checked > 0
+
+
+def test_an_optimum_that_is_not_optimal_fails_its_certificate(monkeypatch):
+    """RC2's answer is certified by "cost <= best - 1" being UNSAT on each part: claim a cost one step
+    above the true one, and that call finds a model, which is a failed check, not a certificate."""
+    from puzzlesat.core.errors import PuzzlesatError
+    from puzzlesat.optimize import _Bounded, optimize
+
+    spec = get_puzzle("amphipod")
+    encoding = spec.encode(load(spec, str(INSTANCES / "aoc" / "2021-23" / "example.txt")), "events", spec.options())
+    assert optimize(encoding, "rc2", get_backend("glucose4").with_proofs(), certify=True).certificate is not None
+    true_cost = _Bounded.cost
+    monkeypatch.setattr(_Bounded, "cost", lambda self, model: true_cost(self, model) + self.unit)
+    with pytest.raises(PuzzlesatError, match="so the optimiser's answer is wrong"):
+        optimize(encoding, "rc2", get_backend("glucose4").with_proofs(), certify=True)

@@ -62,7 +62,11 @@ class _Database:
     def __init__(self, num_vars: int) -> None:
         size = 2 * num_vars + 1
         self.value = [0] * size  # per literal: 1 true, -1 false, 0 unassigned
-        self.watches: list[list[int]] = [[] for _ in range(size)]
+        #: per literal, the clauses watching it, in two families so that the core pass of propagation
+        #: reads only marked clauses and the other pass only unmarked ones (a clause marked later gets
+        #: core watches then; its old entries are dropped when the other pass meets them)
+        self.core_watches: list[list[int]] = [[] for _ in range(size)]
+        self.rest_watches: list[list[int]] = [[] for _ in range(size)]
         self.reason = [-1] * (num_vars + 1)  # per variable: the clause that implied it (-1: assumed)
         self.position = [0] * (num_vars + 1)  # per variable: its place on the trail
         self.walked = bytearray(num_vars + 1)  # per variable: the reasons behind it are marked already
@@ -96,8 +100,9 @@ class _Database:
             # watch the literals that are not false, else the false ones assigned last
             position = self.position
             literals.sort(key=lambda lit: len(position) if value[lit] != -1 else position[abs(lit)], reverse=True)
-        self.watches[literals[0]].append(cid)
-        self.watches[literals[1]].append(cid)
+        watches = self.core_watches if self.marked[cid] else self.rest_watches
+        watches[literals[0]].append(cid)
+        watches[literals[1]].append(cid)
         if value[literals[1]] == -1 and value[literals[0]] != 1:
             return self._imply(literals[0], cid)
         return -1
@@ -138,10 +143,9 @@ class _Database:
 
     def propagate(self) -> int:
         """Unit propagation to a fixpoint, core-first: a conflict clause, or -1."""
-        value, watches, clauses, alive, marked, trail = (self.value, self.watches, self.clauses, self.alive,
-                                                         self.marked, self.trail)
+        value, clauses, alive, marked, trail = self.value, self.clauses, self.alive, self.marked, self.trail
+        reason, position, since = self.reason, self.position, self.since
         core, core_head, all_head = True, self.core_head, self.all_head
-        assign = self.assign
         while True:
             if core:
                 if core_head == len(trail):
@@ -149,49 +153,48 @@ class _Database:
                     continue
                 false = -trail[core_head]
                 core_head += 1
+                watches = self.core_watches
             else:
                 if all_head == len(trail):
                     self.core_head, self.all_head = core_head, all_head
                     return -1
                 false = -trail[all_head]
                 all_head += 1
+                watches = self.rest_watches
             watching = watches[false]
-            size, i, j, found = len(watching), 0, 0, False
-            while i < size:
-                cid = watching[i]
-                i += 1
+            j, found = 0, False
+            for i, cid in enumerate(watching):
                 literals = clauses[cid]
                 first = literals[0]
-                if not alive[cid] or (first != false and literals[1] != false):
-                    continue  # a removed clause, or a watch it has since moved away: drop the entry
-                if marked[cid] != core:  # the other mode's clause, for the other pass
-                    watching[j] = cid
-                    j += 1
-                    continue
+                if not alive[cid] or (first != false and literals[1] != false) or (not core and marked[cid]):
+                    continue  # removed, a watch since moved, or marked (watched in the core lists now)
                 if first == false:
                     first = literals[1]
                     literals[0], literals[1] = first, false
-                if value[first] == 1:
-                    watching[j] = cid
-                    j += 1
-                    continue
-                for k in range(2, len(literals)):
-                    candidate = literals[k]
-                    if value[candidate] != -1:
-                        literals[1], literals[k] = candidate, false
-                        watches[candidate].append(cid)
-                        break
-                else:
-                    watching[j] = cid
-                    j += 1
-                    if value[first] == -1:
-                        watching[j:] = watching[i:]
-                        self.core_head, self.all_head = core_head, all_head
-                        return cid
-                    self.core_head, self.all_head = core_head, all_head  # assign records them
-                    assign(first, cid)
-                    found = True
-            del watching[j:size]
+                if value[first] != 1:
+                    for k in range(2, len(literals)):
+                        candidate = literals[k]
+                        if value[candidate] != -1:
+                            literals[1], literals[k] = candidate, false
+                            watches[candidate].append(cid)
+                            break
+                    else:
+                        if value[first] == -1:
+                            watching[j] = cid
+                            watching[j + 1:] = watching[i + 1:]
+                            self.core_head, self.all_head = core_head, all_head
+                            return cid
+                        value[first], value[-first] = 1, -1  # assign(first, cid), inlined: the hot path
+                        var = first if first > 0 else -first
+                        reason[var], position[var] = cid, len(trail)
+                        since.append(core_head if core_head < all_head else all_head)
+                        trail.append(first)
+                        found = True
+                    if literals[1] != false:
+                        continue  # the watch moved away: the entry goes
+                watching[j] = cid
+                j += 1
+            del watching[j:]
             if found:  # back to the core clauses after any unit, from whichever clauses it came
                 core = True
 
@@ -210,7 +213,7 @@ class _Database:
         variable walked once keeps its reasons marked while it stays assigned (marks are never taken
         back, and undo forgets the walk), so top-level chains are walked once, not once per check."""
         reason, clauses, marked, walked = self.reason, self.clauses, self.marked, self.walked
-        stack = [abs(lit) for lit in literals]
+        stack = [lit if lit > 0 else -lit for lit in literals]
         while stack:
             var = stack.pop()
             if walked[var]:
@@ -218,11 +221,24 @@ class _Database:
             walked[var] = 1
             cid = reason[var]
             if cid >= 0:
-                marked[cid] = 1
-                stack.extend(abs(lit) for lit in clauses[cid])
+                if not marked[cid]:
+                    self.mark(cid)
+                for lit in clauses[cid]:
+                    var = lit if lit > 0 else -lit
+                    if not walked[var]:
+                        stack.append(var)
+
+    def mark(self, cid: int) -> None:
+        """Put a clause in the core: checked if it is a lemma, propagated first from now on."""
+        self.marked[cid] = 1
+        literals = self.clauses[cid]
+        if self.alive[cid] and len(literals) > 1:
+            self.core_watches[literals[0]].append(cid)
+            self.core_watches[literals[1]].append(cid)
 
     def conflict_at(self, cid: int) -> None:
-        self.marked[cid] = 1
+        if not self.marked[cid]:
+            self.mark(cid)
         self.mark_reasons(self.clauses[cid])
 
 
