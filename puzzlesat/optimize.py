@@ -90,7 +90,10 @@ def _rc2(encoding: Encoding, method: str, backend: Backend, timeout: float | Non
 
     def run() -> tuple[list[int] | None, int, int]:
         with kind(wcnf, solver=backend.name.split(":", 1)[1], exhaust=tuned, minz=tuned) as rc2:
-            model = rc2.compute()
+            try:
+                model = rc2.compute()
+            except NotImplementedError as exc:  # RC2 needs limited solves, which Lingeling lacks
+                raise BackendError(f"method {method} cannot run on {backend.name}: {exc}") from None
             return model, rc2.cost, 0
 
     model, cost, cores = call_with_timeout(run, timeout, backend.name)

@@ -191,3 +191,12 @@ def test_part2_needs_four_rooms(tmp_path, run_cli):
 def test_count_does_not_apply_to_amphipod(run_cli):
     code, _, err = run_cli("count", "amphipod", str(INSTANCES / "aoc" / "2021-23" / "example.txt"))
     assert code == 2 and "optimisation puzzle" in err
+
+
+def test_rc2_on_a_solver_without_limited_solves_is_refused_in_one_line(run_cli):
+    """Lingeling has no limited solve, which RC2 calls: that was an internal error (exit 3) with a hint
+    to debug, and is now a one-line refusal naming the method and the backend."""
+    example = str(Path(__file__).resolve().parent.parent / "instances" / "aoc" / "2021-23" / "example.txt")
+    code, _, err = run_cli("solve", "amphipod", example, "--method", "rc2", "--backend", "lingeling")
+    assert code == 2 and err.count("\n") == 1
+    assert "method rc2 cannot run on pysat:lingeling: Limited solve is currently unsupported" in err
