@@ -166,9 +166,7 @@ def solved(request: Request, instance: Any, proof_key: str | None = None) -> Cal
 
 def _certified(report: Report) -> dict[str, Any]:
     """What ``report``'s proofs certified, under the :data:`CERTIFIED` key; nothing without --certify."""
-    if not report.certificates:
-        return {}
-    return {CERTIFIED: {claim: cert is not None for claim, cert in report.certificates.items()}}
+    return {CERTIFIED: report.certified()} if report.certificates else {}
 
 
 def on_backend(base: Request, backend: str, encoding: str | None = None, method: str | None = None) -> Request:

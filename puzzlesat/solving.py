@@ -63,9 +63,13 @@ class Report:
                 "encoding": self.encoding, "status": self.status, "answers": self.answers,
                 "checked": self.checked, "solved_by": self.solved_by, "size": self.size,
                 "times": {k: round(v, 6) for k, v in self.times.items()}} | ({"cubes": self.cubes} if self.cubes else {}) \
-            | ({"certified": {claim: cert is not None for claim, cert in self.certificates.items()},
+            | ({"certified": self.certified(),
                 "certificates": {claim: cert.to_json() for claim, cert in self.certificates.items() if cert}}
                if self.certificates else {})
+
+    def certified(self) -> dict[str, bool]:
+        """Per claim under ``--certify``, whether its proof was checked (empty without --certify)."""
+        return {claim: cert is not None for claim, cert in self.certificates.items()}
 
     def claim(self, request: Request, claim: str, certificate: Certificate | None) -> None:
         """Record what backs ``claim`` (an UNSAT answer) under ``--certify``; the proof's checking time

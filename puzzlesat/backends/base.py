@@ -64,10 +64,15 @@ class Session(ABC):
     def add_clause(self, clause: list[int]) -> None:
         raise BackendError(f"{self.backend.name}: cannot add clauses to an SMT session")
 
-    def certified(self, proof: bytes | str | list[str]) -> Certificate:
+    def sent(self) -> list[list[int]]:
+        """The clauses this session has been given: the encoding's and every one added since."""
+        return self.encoding.clauses + self.added
+
+    def certified(self, proof: bytes | str | list[str], sent: list[list[int]] | None = None) -> Certificate:
         """The certificate of the UNSAT answer just given, from its proof: checked against the clauses
-        sent (the encoding's and every one added), never against what the solver says it was given."""
-        return certify(self.encoding.clauses + self.added, proof, self.backend.name)
+        sent (:meth:`sent`, when the caller has not built them already), never against what the solver
+        says it was given."""
+        return certify(self.sent() if sent is None else sent, proof, self.backend.name)
 
     def add_smt_block(self, model: SmtModel) -> None:
         raise BackendError(f"{self.backend.name}: cannot block SMT models")

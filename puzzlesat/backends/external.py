@@ -86,7 +86,7 @@ class ExternalSession(Session):
                 return Result(Status.UNSAT, None, name, elapsed, certificate=self.certified(_read_proof(path + ".out")))
         status, literals = answer.status, answer.literals
         if status == Status.SAT:
-            broken = violated_clause(self.encoding.clauses + self.added, literals)
+            broken = violated_clause(self.sent(), literals)
             if broken is not None:
                 raise BackendError(f"{name}: its model violates clause {broken + 1} of the formula it was given")
             return Result(status, CnfModel.from_literals(literals, self.encoding.num_vars), name, elapsed)

@@ -54,9 +54,6 @@ class PortfolioBackend(Backend):
 
     def with_proofs(self) -> Backend:
         """Every member writing proofs: whichever wins, its UNSAT answer comes with its checked proof."""
-        for member in self.members:
-            if "proof" not in member.capabilities:
-                member.with_proofs()  # its own one-line refusal
         return PortfolioBackend(self.spelled, [member.with_proofs() for member in self.members])
 
     def unavailable_reason(self) -> str | None:

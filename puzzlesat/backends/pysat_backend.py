@@ -19,9 +19,9 @@ from .forking import call_with_timeout, stream_forked
 #: their sessions rebuild the solver for every call.
 NON_INCREMENTAL = {"kissat404"}
 
-#: PySAT solvers whose ``with_proof=True`` writes DRUP/DRAT proofs that check, incremental calls included
-#: (tests/test_proofs.py runs each on UNSAT formulas and uniqueness proofs). MapleSAT writes proofs too,
-#: but they fail any RUP check (lemma 14 of its pigeonhole-5 proof already), so it is left out.
+#: PySAT solvers whose ``with_proof=True`` writes DRUP/DRAT proofs that check (tests/test_proofs.py runs
+#: each on UNSAT formulas and a uniqueness proof). MapleSAT writes proofs too, but they fail any RUP check
+#: (lemma 14 of its pigeonhole-5 proof already), so it is left out.
 PROOF_WRITERS = frozenset({"cadical103", "cadical153", "cadical195", "cadical300", "gluecard3", "gluecard4",
                            "glucose3", "glucose4", "glucose42", "lingeling", "maplechrono", "maplecm"})
 
@@ -114,12 +114,12 @@ class PysatSession(Session):
         unrolling), and CaDiCaL's is wrong across calls, since clauses it restores for a variable it had
         eliminated are not in it (its lemma 2,145,543 there fails the check). One more solve of the last
         formula costs less than checking either."""
-        with Solver(name=self.backend.solver_name, bootstrap_with=self.encoding.clauses + self.added,
-                    with_proof=True) as fresh:
+        sent = self.sent()
+        with Solver(name=self.backend.solver_name, bootstrap_with=sent, with_proof=True) as fresh:
             if fresh.solve():
                 raise CheckFailed(f"{self.backend.name}: answered UNSAT, but the same solver finds a model of "
                                   "the same clauses when solving them afresh")
-            return self.certified(fresh.get_proof())
+            return self.certified(fresh.get_proof(), sent)
 
     def models(self, timeout: float | None = None) -> Generator[Result, None, None]:
         """Under a time limit, the whole enumeration runs in one forked child (a child per solve would

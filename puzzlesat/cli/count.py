@@ -131,8 +131,7 @@ def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None
     report = Report(counting.puzzle.name, "", counting.backend.name, counting.encoding, "UNKNOWN", times=watch.times)
     found = count(replace(counting, options=options), instance, watch, on_solution=line, limit=limit, report=report,
                   claim=label)
-    certified = {"certified": {claim: cert is not None for claim, cert in report.certificates.items()}} \
-        if report.certificates else {}
+    certified = {"certified": report.certified()} if report.certificates else {}
     click.echo(json.dumps({"schema": "puzzlesat/count-end/1", "version": __version__, label: found,
                            "complete": limit is None or found < limit} | certified))
 

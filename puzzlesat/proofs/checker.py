@@ -18,10 +18,9 @@ in turn the clauses that check used. Lemmas that nothing needs are never checked
 is most of them. Propagation is **core-first**: units are drawn from marked clauses before unmarked ones,
 so that the conflicts found lean on clauses already in the core and the core stays small.
 
-Deleting a clause that is the reason of a top-level unit is ignored (drat-trim does the same, and so
-does every checker that takes CaDiCaL's proofs, which delete satisfied reasons): keeping a clause only
-makes the formula stronger, and every clause kept is itself part of the refutation's premises, so the
-check stays sound; the number of deletions ignored is reported.
+Deleting a clause that is the reason of a top-level unit is ignored, as drat-trim does (CaDiCaL, for one,
+deletes satisfied reasons): keeping a clause only makes the formula stronger, and every clause kept is
+itself part of the refutation's premises, so the check stays sound.
 
 Sizes: every clause and lemma is a Python list of ints (about 60 bytes plus 8 per literal) with two watch
 entries, so memory is about 100-150 bytes per clause plus the literals; a proof of a million lemmas of
@@ -49,9 +48,6 @@ class Verdict:
 
     lemmas: int  # lemmas in the proof
     checked: int  # lemmas the refutation needed, each checked (RUP or RAT)
-    rat: int  # of those, lemmas that needed the RAT check
-    deletions_ignored: int  # deletions of top-level reasons, not carried out
-    core: int  # clauses of the formula the refutation used
     seconds: float
 
 
@@ -256,7 +252,6 @@ class _Checker:
         num_vars = max((abs(lit) for clause in formula for lit in clause), default=0)
         num_vars = max([num_vars] + [abs(lit) for step in proof for lit in step.literals])
         self.db = _Database(num_vars)
-        self.num_formula = 0  # the clauses of the formula come first in the database
         self.by_key: dict[tuple[int, ...], list[int]] = {}  # sorted literals -> clauses, for deletions
         #: per proof step taken: (_ADD | _DELETE | _KEPT, clause), or None for a step that changes nothing
         self.done: list[tuple[int, int] | None] = []
@@ -264,14 +259,12 @@ class _Checker:
 
     def run(self) -> Verdict:
         conflict, stop = self._forward()
-        checked = rat = 0
+        checked = 0
         if conflict >= 0:
             self.db.conflict_at(conflict)
-            checked, rat = self._backward(stop)
+            checked = self._backward(stop)
         lemmas = sum(1 for step in self.proof if not step.deletion)
-        kept = sum(1 for item in self.done if item is not None and item[0] == _KEPT)
-        core = sum(self.db.marked[:self.num_formula])
-        return Verdict(lemmas, checked, rat, kept, core, time.perf_counter() - self.start)
+        return Verdict(lemmas, checked, time.perf_counter() - self.start)
 
     def _new(self, literals: Iterable[int]) -> int | None:
         """A clause with repeated literals merged, or None for a tautology (true under every assignment,
@@ -294,7 +287,6 @@ class _Checker:
             if cid == -1:
                 return -1, 0
             if cid is not None:
-                self.num_formula += 1
                 conflict = db.attach(cid)
                 if conflict < 0:
                     conflict = db.propagate()
@@ -335,10 +327,10 @@ class _Checker:
         db.units.discard(cid)
         return _DELETE, cid
 
-    def _backward(self, stop: int) -> tuple[int, int]:
-        """Walk back from step ``stop``, checking every marked lemma: (lemmas checked, of them RAT)."""
+    def _backward(self, stop: int) -> int:
+        """Walk back from step ``stop``, checking every marked lemma: how many were checked."""
         db = self.db
-        checked = rat = 0
+        checked = 0
         for number in range(stop, 0, -1):
             item = self.done[number - 1]
             if item is None:
@@ -353,9 +345,8 @@ class _Checker:
                 if db.marked[cid]:
                     checked += 1
                     if not self._implied(db.clauses[cid]):
-                        rat += 1
                         self._rat(cid, number)
-        return checked, rat
+        return checked
 
     def _detach(self, cid: int) -> None:
         """Take a lemma out, and with it every top-level unit that rested on it."""
