@@ -24,13 +24,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from run import update_benchmarks  # noqa: E402  (the bench's section writer)
 
-from puzzlesat.bench import Run, measure, run_on  # noqa: E402
-from puzzlesat.cubes import count_cubes, restricted, split  # noqa: E402
+from puzzlesat.core.timing import Stopwatch  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.encoders.tiling.options import TilingOptions  # noqa: E402
-from puzzlesat.executors import DaskExecutor, guarded  # noqa: E402
-from puzzlesat.request import request  # noqa: E402
-from puzzlesat.solving import count, load  # noqa: E402
+from puzzlesat.pipeline.bench import Run, measure, run_on  # noqa: E402
+from puzzlesat.pipeline.cubes import count_cubes, restricted, split  # noqa: E402
+from puzzlesat.pipeline.executors import DaskExecutor, guarded  # noqa: E402
+from puzzlesat.pipeline.report import Claims  # noqa: E402
+from puzzlesat.pipeline.request import request  # noqa: E402
+from puzzlesat.pipeline.steps import count_formula, count_solutions, load  # noqa: E402
 
 JIG = get_puzzle("jig")
 JIGS = ROOT / "instances" / "jig"
@@ -53,7 +55,7 @@ def on_cluster(workers: int, work):
 def cubes_9x9(rows: list[str]) -> None:
     instance = load(JIG, str(JIGS / "zhurgut_9x9.jig"))
     plain_start = time.perf_counter()
-    plain = [count(request(JIG, break_symmetry=b), instance) for b in (False, True)]
+    plain = [count_solutions(request(JIG, break_symmetry=b), instance) for b in (False, True)]
     plain_time = time.perf_counter() - plain_start
     encodings = [JIG.encode(instance, "cnf", TilingOptions(break_symmetry=b)) for b in (False, True)]
 
@@ -102,7 +104,8 @@ def sample_10x10(sample: int, limit: float) -> list[str]:
     counting = request(JIG, break_symmetry=True)
     times, timeouts, found = [], 0, 0
     for cube in chosen:
-        outcome = guarded(lambda cube=cube: count(counting, instance, built=restricted(encoding, cube)), limit)
+        outcome = guarded(lambda cube=cube: count_formula(counting, instance, restricted(encoding, cube), Stopwatch(),
+                                                          Claims(counting, Stopwatch())).found, limit)
         if outcome.status == "OK":
             times.append(outcome.seconds)
             found += outcome.value or 0

@@ -27,8 +27,13 @@ from puzzlesat.encoders.jig import tiling_problem as jig_problem
 from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem
 from puzzlesat.encoders.tiling.domains import clear_caches as clear_tiling_caches
 from puzzlesat.encoders.tiling.options import TilingOptions
-from puzzlesat.request import request
-from puzzlesat.solving import Report, count, count_every_variant, load, solve
+from puzzlesat.pipeline.request import request
+
+#: the project's root (bench runs with the project installed in .venv: `make bench`)
+from puzzlesat.pipeline.steps import count_solutions, load
+
+#: the project's root (bench runs with the project installed in .venv: `make bench`)
+from puzzlesat.pipeline.tasks import count, solve
 
 #: the project's root (bench runs with the project installed in .venv: `make bench`)
 ROOT = Path(__file__).resolve().parent.parent
@@ -191,7 +196,7 @@ def jigsaw_table(lines: list[str]) -> None:
             clear_caches()
             solve(request(jigsaw, "cadical"), instance, watch)
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
-        counting = median_of(cold(lambda: count(request(jigsaw, "cadical", break_symmetry=False), instance)), 3)
+        counting = median_of(cold(lambda: count_solutions(request(jigsaw, "cadical", break_symmetry=False), instance)), 3)
         wall = median_of(lambda: subprocess.run([exe, "solve", "jigsaw", path], check=True, capture_output=True), 3)
         ref = median_of(cold(lambda: jigsaw.reference(instance, 1)), 3)
         e, v = statistics.median(enc), statistics.median(sol)
@@ -224,8 +229,8 @@ def jigsaw_scaling_table(lines: list[str]) -> None:
             clear_caches()
             report = solve(request(jigsaw, "cadical"), instance, watch)
             enc.append(watch.times["encode"]), sol.append(watch.times["solve"])
-        classes = count(request(jigsaw, "cadical", break_symmetry=True), instance)
-        proof = median_of(cold(lambda: count(request(jigsaw, "cadical", break_symmetry=True), instance)), 3)
+        classes = count_solutions(request(jigsaw, "cadical", break_symmetry=True), instance)
+        proof = median_of(cold(lambda: count_solutions(request(jigsaw, "cadical", break_symmetry=True), instance)), 3)
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as file:
             file.write(text)
             file.flush()
@@ -254,12 +259,11 @@ def _jig_sat_counts(jig, instance) -> tuple[str, float, float] | None:
     """(counts, encode s, solve s) of ``puzzlesat count``'s pipeline, cold: None past the limit."""
     watch = Stopwatch()
     clear_caches()  # both encodes share the pruning, as in one `puzzlesat count` process
-    report = Report("jig", instance.source, jig.default_backend, "cnf", "UNKNOWN")
     try:
-        counts, _ = count_every_variant(request(jig, timeout=JIG_LIMIT), instance, watch, report)
+        report = count(request(jig, timeout=JIG_LIMIT), instance, watch)
     except SolverTimeout:
         return None
-    return " ".join(map(str, counts.values())), watch.times["encode"], watch.times["solve"]
+    return " ".join(map(str, report.answers.values())), watch.times["encode"], watch.times["solve"]
 
 
 def _jig_search_counts(counted) -> tuple[str, float] | None:
@@ -480,7 +484,7 @@ def dice_table(lines: list[str]) -> None:
         swept = median_of(lambda: assert_equal(by(frontier)(), wins), 3)
         size = tracks[0].size()
         d4_time = once("d4", by(d4), wins)
-        ganak = once("ganak", lambda: count(request(dice, "ganak", "count", winner=0), instance), wins[0]) \
+        ganak = once("ganak", lambda: count_solutions(request(dice, "ganak", "count", winner=0), instance), wins[0]) \
             if target <= 21 else "-"
         z3_time = once("z3", lambda: dice.recurrence_wins(instance, None)[0], wins[0]) if target <= 21 else "-"
         lines.append(f"| {target} | {size['variables']} / {size['clauses']} | {swept:.3f} | {dp:.3f} | "
@@ -524,8 +528,8 @@ def dice_process_table(lines: list[str]) -> None:
 def bench_command_table(lines: list[str]) -> None:
     """What `puzzlesat bench` measures on every bundled instance: the reference and each puzzle's default
     backend, then a few more backends on aquarium and jigsaw (3 runs each, 30 s limit per run)."""
-    from puzzlesat.bench import measure, plan, run_all, summarize, to_markdown
     from puzzlesat.encoders import BUILTIN
+    from puzzlesat.pipeline.bench import measure, plan, run_all, summarize, to_markdown
 
     puzzles = {name: get_puzzle(name) for name in BUILTIN}
 

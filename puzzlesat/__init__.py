@@ -1,8 +1,17 @@
 """puzzlesat: logic puzzles as SAT and SMT problems, solved by any backend, checked independently.
 
-The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``backends`` <- the pipeline
-(``request``, ``solving``, ``optimize``, ``crosscheck``, ``bench``, ``tasks``) <- ``encoders`` <- ``cli``. Importing it imports
-nothing else, so that the command line's start-up pays only for what a command uses.
+The Python interface: ``read`` an instance, ``solve`` or ``count`` it as the command line does (a
+checked report), or ``encode`` it into a PySAT formula over your own ``IDPool``, solve it yourself,
+``decode`` the model and ``check`` the solution:
+
+    import puzzlesat
+    instance = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    report = puzzlesat.solve("aquarium", instance, backend="kissat")
+    report.answers["unique"]   # True: proven by an UNSAT answer
+
+The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``proofs`` <- ``backends`` <-
+``pipeline`` <- ``encoders`` <- ``cli``. Importing it imports nothing else (the functions load on first
+use), so that the command line's start-up pays only for what a command uses.
 """
 from __future__ import annotations
 
@@ -25,6 +34,11 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     raise AttributeError(f"module 'puzzlesat' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    """The public names too (they load on first use), so that ``dir()`` and ``help()`` show them."""
+    return sorted(set(globals()) | set(_API))
 
 
 __all__ = ["__version__", "check", "count", "decode", "encode", "read", "solve"]

@@ -13,24 +13,61 @@ variables come from the caller's ``IDPool``, so a puzzle can share a solver with
     assert puzzlesat.check("aquarium", instance, solution) == []
 
 or the whole pipeline at once: ``puzzlesat.solve("aquarium", instance, backend="kissat")`` returns the
-report the command line prints (it renders as a picture in Jupyter).
+report the command line prints (it renders as a picture in Jupyter), and ``puzzlesat.count(...)`` the
+report ``puzzlesat count`` prints. Both call the puzzle's task, as the command line does, so every
+surface gives the same checked answer.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pysat.formula import CNF, WCNF, IDPool
+
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
 from .encoders import get_puzzle
-from .request import request
-from .solving import Report, load
-from .solving import count as _count
-from .solving import solve as _solve
+from .pipeline.report import Report
+from .pipeline.request import request
+from .pipeline.steps import load
+from .pipeline.tasks import count as _count
+from .pipeline.tasks import solve as _solve
 
 if TYPE_CHECKING:
-    from pysat.formula import CNF, WCNF, IDPool
+    from .core.encoding import Encoding
+    from .core.puzzle import Puzzle, Solution
 
-    from .core.puzzle import Solution
+
+class _Decodable:
+    """What :func:`decode` reads back from a formula :func:`encode` made: the puzzle, the instance, the
+    encoding, and the caller's id of each of its variables. Kept by ``copy()`` (PySAT's ``copy`` makes a
+    plain formula, which would forget it)."""
+
+    puzzlesat: tuple[Puzzle[Any, Any, Any], Any, Encoding, list[int]]
+
+
+class PuzzleCNF(CNF, _Decodable):
+    """A puzzle's hard clauses (a ``pysat.formula.CNF``) that :func:`decode` reads models of."""
+
+    def copy(self) -> PuzzleCNF:
+        duplicate = PuzzleCNF(from_clauses=[list(clause) for clause in self.clauses])
+        duplicate.comments = list(self.comments)
+        duplicate.puzzlesat = self.puzzlesat
+        return duplicate
+
+
+class PuzzleWCNF(WCNF, _Decodable):
+    """A puzzle's weighted clauses (a ``pysat.formula.WCNF``) that :func:`decode` reads models of. Its
+    soft clauses carry the whole cost, the part no choice changes included (one always-broken soft
+    clause of that weight), so a MaxSAT solver's optimum is the puzzle's answer (amphipod: the energy)."""
+
+    def copy(self) -> PuzzleWCNF:
+        duplicate = PuzzleWCNF()
+        duplicate.extend([list(clause) for clause in self.hard])
+        for clause, weight in zip(self.soft, self.wght):
+            duplicate.append(list(clause), weight=weight)
+        duplicate.comments = list(self.comments)
+        duplicate.puzzlesat = self.puzzlesat
+        return duplicate
 
 
 def read(puzzle: str, path: str, **reading: Any) -> Any:
@@ -39,13 +76,11 @@ def read(puzzle: str, path: str, **reading: Any) -> Any:
 
 
 def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: str | None = None,
-           **options: Any) -> CNF | WCNF:
+           **options: Any) -> PuzzleCNF | PuzzleWCNF:
     """The puzzle's CNF encoding as a PySAT ``CNF`` (a ``WCNF`` when it has soft clauses: amphipod).
     Every variable is taken from ``vpool`` (a new pool when None): a puzzle variable under the key
     ``(puzzle, *meaning)``, e.g. ``("aquarium", "fill", 3, 7)``, an auxiliary one as a fresh id. The
-    returned object remembers what :func:`decode` needs."""
-    from pysat.formula import CNF, WCNF, IDPool
-
+    returned object remembers what :func:`decode` needs, and so do its copies."""
     spec = get_puzzle(puzzle)
     built = spec.encode(instance, encoding or spec.encodings[0], spec.options(**options))
     if built.kind != "cnf":
@@ -58,16 +93,20 @@ def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: st
     def mapped(clause: list[int]) -> list[int]:
         return [ours[lit] if lit > 0 else -ours[-lit] for lit in clause]
 
-    formula: CNF | WCNF
+    formula: PuzzleCNF | PuzzleWCNF
     if built.soft:
-        formula = WCNF()
+        formula = PuzzleWCNF()
         for clause in built.clauses:
             formula.append(mapped(clause))
         for clause, weight in built.soft:
             formula.append(mapped(clause), weight=weight)
+        if built.cost_offset:  # the fixed part of the cost, broken in every model
+            fixed = pool.id((puzzle, "fixed cost"))
+            formula.append([-fixed])
+            formula.append([fixed], weight=built.cost_offset)
     else:
-        formula = CNF(from_clauses=[mapped(clause) for clause in built.clauses])
-    formula.puzzlesat = (spec, instance, built, ours)  # type: ignore[union-attr]  # read back by decode()
+        formula = PuzzleCNF(from_clauses=[mapped(clause) for clause in built.clauses])
+    formula.puzzlesat = (spec, instance, built, ours)
     return formula
 
 
@@ -76,11 +115,11 @@ def _key(meaning: Any) -> tuple[Any, ...]:
 
 
 def decode(formula: CNF | WCNF, model: list[int]) -> Solution:
-    """The solution a model of ``formula`` (from :func:`encode`) stands for, not yet checked."""
-    try:
-        spec, instance, built, ours = formula.puzzlesat  # type: ignore[union-attr]
-    except AttributeError:
-        raise PuzzlesatError("decode() reads formulas made by puzzlesat.encode()") from None
+    """The solution a model of ``formula`` (from :func:`encode`, or a copy of it) stands for, not yet
+    checked."""
+    if not isinstance(formula, _Decodable):
+        raise PuzzlesatError("decode() reads formulas made by puzzlesat.encode() (or their copies)")
+    spec, instance, built, ours = formula.puzzlesat
     true = set(model)
     values = [v for v in range(1, built.num_vars + 1) if ours[v] in true]
     solution: Solution = spec.decode(instance, built, CnfModel.from_literals(values, built.num_vars))
@@ -93,12 +132,19 @@ def check(puzzle: str, instance: Any, solution: Solution) -> list[str]:
 
 
 def solve(puzzle: str, instance: Any, backend: str | None = None, encoding: str | None = None,
-          timeout: float | None = None, method: str | None = None, **options: Any) -> Report:
+          timeout: float | None = None, method: str | None = None, certify: str | None = None,
+          **options: Any) -> Report:
     """Solve, check and prove as ``puzzlesat solve`` does; the report's ``solution`` passed the checker."""
-    return _solve(request(get_puzzle(puzzle), backend, encoding, timeout, method, **options), instance)
+    return _solve(request(get_puzzle(puzzle), backend, encoding, timeout, method, certify, **options), instance)
 
 
 def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | None = None,
-          timeout: float | None = None, **options: Any) -> int:
-    """Solutions projected on the encoding's shown variables (every one checked when enumerated)."""
-    return _count(request(get_puzzle(puzzle), backend, None, timeout, **options), instance, limit=limit)
+          timeout: float | None = None, encoding: str | None = None, certify: str | None = None,
+          listing: bool = False, **options: Any) -> Report:
+    """Count as ``puzzlesat count`` does: the report's ``answers`` are the counts by label (a tiling's
+    ``solutions`` and its classes up to symmetry, dice's universes won by each player), each projected
+    on the encoding's shown variables; every solution counted by enumeration passed the checker, and
+    ``counted_by`` says how they were counted."""
+    spec = get_puzzle(puzzle)
+    return _count(request(spec, backend, encoding, timeout, None, certify, **options), instance, listing=listing,
+                  limit=limit)

@@ -14,8 +14,9 @@ from puzzlesat.encoders.amphipod import PUZZLE
 from puzzlesat.encoders.amphipod.generate import random_burrow, solvable
 from puzzlesat.encoders.amphipod.instance import AmphipodInstance, parse
 from puzzlesat.encoders.amphipod.reference import cheapest_plan
-from puzzlesat.request import request
-from puzzlesat.solving import load, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import load
+from puzzlesat.pipeline.tasks import solve
 
 from .conftest import INSTANCES, aoc_inputs
 

@@ -8,8 +8,9 @@ from puzzlesat.core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.aquarium.generate import generate
 from puzzlesat.encoders.aquarium.solution import AquariumSolution
-from puzzlesat.request import request
-from puzzlesat.solving import load, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import load
+from puzzlesat.pipeline.tasks import solve
 
 from .conftest import aquarium_instances
 

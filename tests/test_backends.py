@@ -11,7 +11,7 @@ from puzzlesat.core.encoding import Encoding
 from puzzlesat.core.errors import BackendError, SolverTimeout
 from puzzlesat.core.result import Status
 
-CNF_BACKENDS = [b.name for b in all_backends() if "sat" in b.capabilities and b.unavailable_reason() is None]
+CNF_BACKENDS = [b.name for b in all_backends() if "sat" in b.capabilities and b.missing() is None]
 EXTERNAL = [f"external:{b}" for b in ("cadical", "picosat") if shutil.which(b)]
 
 

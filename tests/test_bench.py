@@ -71,7 +71,7 @@ def test_a_crashing_run_is_an_error_row_and_exit_1(run_cli, jigsaw_dir, tmp_path
     code, _stdout, stderr = run_cli("bench", "--puzzle", "jigsaw", "--instances", str(jigsaw_dir), "--backends",
                                    "test:dying,cadical", "--repeat", "1", "--jobs", "2", "--out", str(tmp_path))
     assert code == 1
-    assert "run died (exit code 5)" in stderr
+    assert "died (exit code 5)" in stderr
     rows = {r["method"]: r["status"] for r in json.loads((tmp_path / "bench.json").read_text())["rows"]}
     assert rows == {"reference": "SAT", "test:dying": "ERROR", "pysat:cadical195": "SAT"}
 

@@ -9,10 +9,10 @@ from puzzlesat.backends import registry
 from puzzlesat.backends.pysat_backend import PysatBackend, PysatSession
 from puzzlesat.core.errors import CheckFailed
 from puzzlesat.core.model import CnfModel
-from puzzlesat.crosscheck import crosscheck
 from puzzlesat.encoders import get_puzzle
-from puzzlesat.request import request
-from puzzlesat.solving import load, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import load
+from puzzlesat.pipeline.tasks import crosscheck, solve
 
 from .conftest import INSTANCES
 
@@ -80,7 +80,7 @@ def test_without_the_reference_the_first_answer_is_the_yardstick(liar, monkeypat
 def test_rows_stream_and_the_budget_skips_the_rest():
     """Each row is handed out before the next method starts, and methods left when the budget is
     spent are SKIPPED rows, not a wait."""
-    from puzzlesat.crosscheck import Method, run_methods
+    from puzzlesat.pipeline.crosscheck import Method, run_methods
 
     handed: list[str] = []
 

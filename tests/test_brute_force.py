@@ -12,8 +12,9 @@ import pytest
 
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.tiling.options import TilingOptions
-from puzzlesat.request import request
-from puzzlesat.solving import count, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import count_solutions
+from puzzlesat.pipeline.tasks import solve
 
 from .brute import amphipod, aquarium, dice, tiling
 
@@ -38,7 +39,7 @@ def tiling_counts(puzzle, instance) -> dict[str, tuple[int, int]]:
     puzzle's other solver-free counts."""
     out = {}
     for backend, kind in (("pysat:cadical195", "cnf"), ("pysat:glucose4", "cnf"), ("z3", "smt")):
-        out[f"{backend} [{kind}]"] = tuple(count(request(puzzle, backend, kind, break_symmetry=brk), instance)
+        out[f"{backend} [{kind}]"] = tuple(count_solutions(request(puzzle, backend, kind, break_symmetry=brk), instance)
                                            for brk in (False, True))
     out["reference"] = tuple(len(puzzle.reference(instance, None, TilingOptions(break_symmetry=brk))) for brk in (False, True))
     for name, counter in puzzle.other_counts().items():  # jig: the exact cover
@@ -93,7 +94,7 @@ def test_aquarium_against_brute_force(part):
             if expected:
                 assert tuple(report.answers["grid"]) in expected and report.answers["unique"] == (len(expected) == 1), where
         for backend, kind in (("pysat:cadical195", "cnf"), ("z3", "smt")):
-            assert count(request(puzzle, backend, kind), instance) == len(expected), where
+            assert count_solutions(request(puzzle, backend, kind), instance) == len(expected), where
         found = puzzle.reference(instance, 2)
         assert {tuple(s.lines()) for s in found} <= expected and len(found) == min(2, len(expected)), where
 

@@ -10,7 +10,7 @@ import pytest
 from pysat.formula import IDPool
 
 from puzzlesat.core.encoding import Encoding
-from puzzlesat.cubes import CUBES_PER_WORKER, auto_split, restricted, split
+from puzzlesat.pipeline.cubes import CUBES_PER_WORKER, auto_split, restricted, split
 
 
 def satisfies(clauses: list[list[int]], bits: tuple[bool, ...]) -> bool:

@@ -16,8 +16,9 @@ from puzzlesat.encoders.dice.instance import DiceInstance, Game, parse
 from puzzlesat.encoders.dice.reference import dirac_wins
 from puzzlesat.encoders.dice.split import encode_track, wins_from_tracks
 from puzzlesat.encoders.dice.task import count_universes
-from puzzlesat.request import request
-from puzzlesat.solving import count, load, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import count_solutions, load
+from puzzlesat.pipeline.tasks import solve
 
 from .conftest import INSTANCES, aoc_inputs
 
@@ -59,7 +60,7 @@ def test_counters_without_projection_refuse_free_auxiliary_variables(counter):
     jig = get_puzzle("jig")
     matt = load(jig, str(INSTANCES / "jig" / "matt5x5.jig"))
     with pytest.raises(BackendError, match=f"{counter} counts all models.*count it with ganak"):
-        count(request(jig, counter), matt)
+        count_solutions(request(jig, counter), matt)
 
 
 @pytest.mark.parametrize("target", [21, 50])
@@ -91,27 +92,27 @@ def test_three_oracles_agree_with_the_dp(starts, game):
     assert tuple(PUZZLE.recurrence_wins(instance, None)) == wins
     for winner in (0, 1):
         for counter in ("ganak", "d4", "frontier"):
-            assert count(request(PUZZLE, counter, "count", winner=winner), instance) == wins[winner]
+            assert count_solutions(request(PUZZLE, counter, "count", winner=winner), instance) == wins[winner]
     # the split: conditional counts of both tracks, one compilation or sweep each (ganak's split, one
     # count per query, is checked by the crosscheck test below: here it would take a minute)
     for counter in ("d4", "frontier"):
         assert count_universes(request(PUZZLE, counter, "split"), instance, None, Stopwatch())[:2] == ("split", wins)
     if sum(wins) <= 50_000:
         for winner in (0, 1):
-            assert count(request(PUZZLE, "pysat:glucose4", "count", winner=winner), instance) == wins[winner]
+            assert count_solutions(request(PUZZLE, "pysat:glucose4", "count", winner=winner), instance) == wins[winner]
 
 
 def test_counting_is_generic_with_ganak():
     """Ganak counts jig and jigsaw assemblies and aquarium solutions through the same `count`."""
     jig = get_puzzle("jig")
     matt = load(jig, str(INSTANCES / "jig" / "matt5x5.jig"))
-    assert [count(request(jig, "ganak", break_symmetry=b), matt) for b in (False, True)] == [8, 2]
+    assert [count_solutions(request(jig, "ganak", break_symmetry=b), matt) for b in (False, True)] == [8, 2]
     jigsaw = get_puzzle("jigsaw")
     example = load(jigsaw, str(INSTANCES / "aoc" / "2020-20" / "example.txt"))
-    assert count(request(jigsaw, "ganak", break_symmetry=False), example) == 8
+    assert count_solutions(request(jigsaw, "ganak", break_symmetry=False), example) == 8
     aquarium = get_puzzle("aquarium")
     small = load(aquarium, str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"))
-    assert count(request(aquarium, "ganak"), small) == 1
+    assert count_solutions(request(aquarium, "ganak"), small) == 1
 
 
 def test_count_and_crosscheck_commands(run_cli):

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from puzzlesat.core.errors import PuzzlesatError
-from puzzlesat.executors import LocalExecutor, executor_for
+from puzzlesat.pipeline.executors import LocalExecutor, executor_for
 
 from .conftest import INSTANCES
 

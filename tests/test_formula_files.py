@@ -8,8 +8,9 @@ import random
 import pytest
 
 from puzzlesat.encoders import get_puzzle
-from puzzlesat.request import request
-from puzzlesat.solving import count, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import count_solutions
+from puzzlesat.pipeline.tasks import solve
 
 CNF, WCNF = get_puzzle("cnf"), get_puzzle("wcnf")
 
@@ -31,8 +32,8 @@ def test_random_cnf_counts_agree_with_every_assignment(seed):
     text = random_cnf(rng, variables, rng.randint(1, 5 * variables), projected=seed % 2 == 1)
     instance = CNF.parse(text, f"random-{seed}.cnf")
     expected = len(CNF.reference(instance, None))
-    assert count(request(CNF, "cadical"), instance) == expected
-    assert count(request(CNF, "ganak"), instance) == expected
+    assert count_solutions(request(CNF, "cadical"), instance) == expected
+    assert count_solutions(request(CNF, "ganak"), instance) == expected
     report = solve(request(CNF, "glucose"), instance)
     assert report.status == ("SAT" if expected else "UNSAT") and (report.checked or not expected)
 

@@ -15,8 +15,8 @@ from .conftest import INSTANCES
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
 #: never needed by a reference
-EVERYWHERE = ["pysat", "z3", "pyganak", "d4solver", "puzzlesat.backends", "puzzlesat.solving",
-              "puzzlesat.optimize", "puzzlesat.crosscheck", "puzzlesat.encoders.tiling"]
+EVERYWHERE = ["pysat", "z3", "pyganak", "d4solver", "puzzlesat.backends", "puzzlesat.pipeline",
+              "puzzlesat.encoders.tiling"]
 #: puzzle -> (instance, its encoder modules, code that runs the reference and prints its answer)
 CASES = {
     "aquarium": ("aquarium/pa-6x6-easy-681742.txt", ["cnf", "smt", "generate"],

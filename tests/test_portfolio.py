@@ -11,8 +11,9 @@ from puzzlesat.backends.pysat_backend import PysatSession
 from puzzlesat.core.errors import BackendError, SolverTimeout
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.dice.reference import dirac_wins
-from puzzlesat.request import request
-from puzzlesat.solving import count, load, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import count_solutions, load
+from puzzlesat.pipeline.tasks import solve
 
 from .conftest import INSTANCES, backend_double
 
@@ -40,7 +41,7 @@ def test_fast_member_wins_and_slow_one_is_killed(doubles):
     start = time.perf_counter()
     report = solve(request(spec, "portfolio:test:sleepy,cadical"), load(spec, AQUARIUM))
     assert report.status == "SAT" and report.checked and report.answers["unique"] is True
-    assert report.solved_by == ["pysat:cadical195", "pysat:cadical195"]
+    assert report.solved_by == ("pysat:cadical195", "pysat:cadical195")
     assert time.perf_counter() - start < 30
 
 
@@ -79,7 +80,7 @@ def test_time_limit_kills_every_member(doubles):
 def test_enumeration_through_a_portfolio_counts_exactly():
     spec = get_puzzle("jig")
     instance = load(spec, str(INSTANCES / "jig" / "matt5x5.jig"))
-    assert count(request(spec, "portfolio:cadical,glucose,z3", break_symmetry=False), instance) == 8
+    assert count_solutions(request(spec, "portfolio:cadical,glucose,z3", break_symmetry=False), instance) == 8
 
 
 @pytest.mark.parametrize("name,message", [

@@ -22,9 +22,9 @@ from pysat.solvers import Solver
 from puzzlesat.backends import get_backend
 from puzzlesat.backends.pysat_backend import PROOF_WRITERS
 from puzzlesat.encoders import get_puzzle
+from puzzlesat.pipeline.steps import load
 from puzzlesat.proofs.checker import ProofRejected, check_proof
 from puzzlesat.proofs.reading import ProofFormatError, Step, read_proof
-from puzzlesat.solving import load
 from tests.tools.proofs import naive_drup, satisfiable, write_binary
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
@@ -285,12 +285,12 @@ def test_an_optimum_that_is_not_optimal_fails_its_certificate(monkeypatch):
     """RC2's answer is certified by "cost <= best - 1" being UNSAT on each part: claim a cost one step
     above the true one, and that call finds a model, which is a failed check, not a certificate."""
     from puzzlesat.core.errors import PuzzlesatError
-    from puzzlesat.optimize import _Bounded, optimize
+    from puzzlesat.pipeline.optimize import METHODS, _Bounded
 
     spec = get_puzzle("amphipod")
     encoding = spec.encode(load(spec, str(INSTANCES / "aoc" / "2021-23" / "example.txt")), "events", spec.options())
-    assert optimize(encoding, "rc2", get_backend("glucose4").with_proofs(), certify=True).certificate is not None
+    assert METHODS["rc2"].optimize(encoding, get_backend("glucose4").with_proofs(), certify=True).certificate is not None
     true_cost = _Bounded.cost
     monkeypatch.setattr(_Bounded, "cost", lambda self, model: true_cost(self, model) + self.unit)
     with pytest.raises(PuzzlesatError, match="so the optimiser's answer is wrong"):
-        optimize(encoding, "rc2", get_backend("glucose4").with_proofs(), certify=True)
+        METHODS["rc2"].optimize(encoding, get_backend("glucose4").with_proofs(), certify=True)

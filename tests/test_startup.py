@@ -15,8 +15,8 @@ ROOT = INSTANCES.parent
 
 #: what listing the commands must not import: solvers, the commands, and heavy standard modules
 NOT_FOR_HELP = ("pysat", "z3", "pyganak", "py_d4", "multiprocessing", "xml", "urllib.request", "email",
-                "puzzlesat.backends.pysat_backend", "puzzlesat.encoders.", "puzzlesat.solving", "puzzlesat.cli.solve",
-                "puzzlesat.bench", "puzzlesat.formats.picture")
+                "puzzlesat.backends.pysat_backend", "puzzlesat.encoders.", "puzzlesat.pipeline.steps", "puzzlesat.cli.solve",
+                "puzzlesat.pipeline.bench", "puzzlesat.formats.picture")
 
 
 def imported_by(*args: str) -> set[str]:
@@ -37,7 +37,7 @@ def test_help_imports_no_solver_and_no_command():
 def test_solving_an_aquarium_needs_no_portfolio_bench_or_other_puzzle():
     loaded = imported_by("solve", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     assert "pysat.solvers" in loaded
-    unwanted = ("xml", "urllib.request", "multiprocessing", "puzzlesat.backends.portfolio", "puzzlesat.bench",
+    unwanted = ("xml", "urllib.request", "multiprocessing", "puzzlesat.backends.portfolio", "puzzlesat.pipeline.bench",
                 "puzzlesat.encoders.jigsaw", "puzzlesat.cli.count")
     assert not [m for m in loaded if m.startswith(unwanted)]
 

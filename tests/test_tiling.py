@@ -13,8 +13,9 @@ from puzzlesat.core.errors import PuzzlesatError
 from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.tiling.options import TilingOptions
-from puzzlesat.request import request
-from puzzlesat.solving import Report, count, count_every_variant, load, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import count_solutions, load
+from puzzlesat.pipeline.tasks import count, solve
 
 from .conftest import INSTANCES, aoc_inputs
 
@@ -41,8 +42,8 @@ def test_jigsaw_answers(name):
 @pytest.mark.parametrize("name", aoc_inputs("2020-20", ("generated-1",), ("real-1",)))
 def test_jigsaw_full_size_input_has_exactly_8_assemblies(name):
     instance = load(JIGSAW, f"{name}.txt")
-    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8
-    assert count(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
+    assert count_solutions(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8
+    assert count_solutions(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
 
 
 @pytest.mark.parametrize("name", aoc_inputs("2020-20", ("example", "generated-2"), ("real-2",)))
@@ -63,8 +64,8 @@ def test_jigsaw_tolerates_crlf_and_trailing_blank_lines():
 def test_jig_counts(name):
     instance = load(JIG, str(INSTANCES / "jig" / f"{name}.jig"))
     total, classes = map(int, (INSTANCES / "jig" / f"{name}.expected").read_text().split())
-    assert count(request(JIG, "cadical", break_symmetry=False), instance) == total
-    assert count(request(JIG, "cadical", break_symmetry=True), instance) == classes
+    assert count_solutions(request(JIG, "cadical", break_symmetry=False), instance) == total
+    assert count_solutions(request(JIG, "cadical", break_symmetry=True), instance) == classes
 
 
 @pytest.mark.parametrize("name", ["matt5x5", "zhurgut_4x4", "zhurgut_5x5_0a7036e", "zhurgut_6x4"])
@@ -144,8 +145,8 @@ def test_smt_encodings():
     report = solve(request(JIGSAW, "z3", "smt"), load(JIGSAW, str(AOC / "example.txt")))
     assert report.checked and report.answers == answers(str(AOC / "example"))
     instance = load(JIG, str(INSTANCES / "jig" / "matt5x5.jig"))
-    assert count(request(JIG, "z3", "smt", break_symmetry=False), instance) == 8
-    assert count(request(JIG, "z3", "smt", break_symmetry=True), instance) == 2
+    assert count_solutions(request(JIG, "z3", "smt", break_symmetry=False), instance) == 8
+    assert count_solutions(request(JIG, "z3", "smt", break_symmetry=True), instance) == 2
 
 
 def test_crosscheck_compares_counts(run_cli):
@@ -171,7 +172,7 @@ def test_generated_jigsaw_is_solved_back(run_cli, tmp_path, ambiguity):
     assert run_cli("generate", "jigsaw", "--size", "4", "--tile", "8", "--ambiguity", str(ambiguity),
                    "--seed", "5", "-o", str(out))[0] == 0
     instance = load(JIGSAW, str(out))
-    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8
+    assert count_solutions(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8
     report = solve(request(JIGSAW, "cadical"), instance)
     assert report.checked
     assert [s.answers() for s in JIGSAW.reference(instance, 1)] == [report.answers]
@@ -194,11 +195,11 @@ def test_corner_anchoring_loses_no_assembly(monkeypatch, size, tile):
     for seed in range(12):
         instance = parse(scrambled(size, tile, 0, random.Random(seed)), "generated")
         anchored += anchored_domains(JIGSAW.tiling_problem(instance)) is not None
-        classes = count(request(JIGSAW, "cadical", break_symmetry=True), instance)
-        images = count(request(JIGSAW, "cadical", break_symmetry=False), instance)
+        classes = count_solutions(request(JIGSAW, "cadical", break_symmetry=True), instance)
+        images = count_solutions(request(JIGSAW, "cadical", break_symmetry=False), instance)
         with monkeypatch.context() as patched:
             patched.setattr(domains, "anchored_domains", lambda *args, **kwargs: None)
-            unanchored = count(request(JIGSAW, "cadical", break_symmetry=False), instance)
+            unanchored = count_solutions(request(JIGSAW, "cadical", break_symmetry=False), instance)
         several += classes > 1
         assert images == unanchored == 8 * classes, seed
     assert anchored >= 4 and several >= 2  # both the anchored path and ambiguous puzzles were exercised
@@ -216,8 +217,8 @@ def test_generated_30x30_jigsaw_is_anchored_at_a_proven_corner():
     instance = parse(scrambled(30, 10, 0, random.Random(1)), "generated")
     domains = anchored_domains(JIGSAW.tiling_problem(instance))
     assert domains is not None and len(domains[0]) == 1
-    assert count(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
-    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8  # every image of the anchored domains
+    assert count_solutions(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
+    assert count_solutions(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8  # every image of the anchored domains
     assert solve(request(JIGSAW, "cadical"), instance).checked
 
 
@@ -227,12 +228,12 @@ def test_generated_jig_counts_agree_with_reference(run_cli, tmp_path, rows, cols
     assert run_cli("generate", "jig", "--rows", str(rows), "--cols", str(cols), "--types", str(types),
                    "--seed", str(seed), "-o", str(out))[0] == 0
     instance = load(JIG, str(out))
-    total = count(request(JIG, "cadical", break_symmetry=False), instance)
+    total = count_solutions(request(JIG, "cadical", break_symmetry=False), instance)
     assert total >= (4 if rows == cols else 2)  # at least the layout it was cut from, in every rotation
     assert total == len(JIG.reference(instance, None, TilingOptions(break_symmetry=False)))
     classes = JIG.reference(instance, None, TilingOptions(break_symmetry=True))
-    assert count(request(JIG, "cadical", break_symmetry=True), instance) == len(classes)
-    assert count(request(JIG, "cadical"), instance) == total  # by default every solution counts
+    assert count_solutions(request(JIG, "cadical", break_symmetry=True), instance) == len(classes)
+    assert count_solutions(request(JIG, "cadical"), instance) == total  # by default every solution counts
 
 
 def test_png_of_the_assembled_image(run_cli, tmp_path):
@@ -257,8 +258,8 @@ def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
     code, _, err = run_cli("solve", "jigsaw", str(path))
     assert code == 2 and "6 tiles is not a square number" in err
     instance = load(JIGSAW, str(path), rows=2, cols=3)
-    assert count(request(JIGSAW, "cadical", break_symmetry=False), instance) == 4  # 180-degree turn and two mirrors
-    assert count(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
+    assert count_solutions(request(JIGSAW, "cadical", break_symmetry=False), instance) == 4  # 180-degree turn and two mirrors
+    assert count_solutions(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
     code, out, _ = run_cli("count", "jigsaw", str(path), "--rows", "2", "--cols", "3", "--json")
     assert code == 0 and json.loads(out)["answers"] == {"solutions": 4, "up_to_symmetry": 1}
     code, _, err = run_cli("solve", "aquarium", str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"), "--rows", "2")
@@ -269,9 +270,8 @@ def test_count_refuses_an_impossible_backend_before_encoding(monkeypatch):
     """'ganak cannot list' is known from the options alone: no formula is built for it."""
     instance = load(JIG, str(INSTANCES / "jig" / "zhurgut_9x9.jig"))
     monkeypatch.setattr(JIG, "build", lambda *args, **kwargs: pytest.fail("encoded before refusing"))
-    with pytest.raises(PuzzlesatError, match="ganak counts without listing solutions"):
-        count_every_variant(request(JIG, "ganak"), instance, Stopwatch(), Report("jig", "", "ganak", "cnf", "UNKNOWN"),
-                            list_first=True)
+    with pytest.raises(PuzzlesatError, match="ganak counts without enumerating"):
+        count(request(JIG, "ganak"), instance, Stopwatch(), listing=True)
 
 
 NON_SQUARE_JIG = """2 3
@@ -289,9 +289,9 @@ def test_non_square_jig_keeps_both_corner_orbits():
     ({top-left, bottom-right} and {top-right, bottom-left}); pinning it at the top-left lost every
     layout here (counted 0, brute force: 4 layouts, 2 up to rotation)."""
     instance = JIG.parse(NON_SQUARE_JIG, "2x3.jig")
-    assert count(request(JIG, "cadical", break_symmetry=False), instance) == 4
-    assert count(request(JIG, "cadical", break_symmetry=True), instance) == 2
-    assert count(request(JIG, "z3", "smt", break_symmetry=True), instance) == 2
+    assert count_solutions(request(JIG, "cadical", break_symmetry=False), instance) == 4
+    assert count_solutions(request(JIG, "cadical", break_symmetry=True), instance) == 2
+    assert count_solutions(request(JIG, "z3", "smt", break_symmetry=True), instance) == 2
 
 
 def test_flat_inner_edges_and_look_alike_turns_count_as_layouts(run_cli, tmp_path):

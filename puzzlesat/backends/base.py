@@ -28,6 +28,10 @@ from ..proofs.certificate import Certificate, certify
 CAPABILITIES = ("sat", "smt", "enumerate", "count", "optimize", "proof")
 
 
+#: backend name -> why it is not available here (None: it is), filled by :meth:`Backend.missing`
+_PROBED: dict[str, str | None] = {}
+
+
 class Session(ABC):
     """One encoding loaded into one solver."""
 
@@ -97,14 +101,25 @@ class Backend(ABC):
     compiles: bool = False
     #: its UNSAT answers carry a checked certificate (:meth:`with_proofs`)
     proving: bool = False
+    #: the PySAT solver it is, by PySAT's name, for PySAT's own algorithms that build their solvers by
+    #: name (RC2); None for every other backend
+    pysat_solver: str | None = None
 
     def unavailable_reason(self) -> str | None:
-        """``None`` when the backend works on this machine, else why not (e.g. binary not on PATH)."""
+        """``None`` when the backend works on this machine, else why not (e.g. binary not on PATH).
+        Subclasses probe here; callers ask :meth:`missing`, which probes once per process."""
         return None
+
+    def missing(self) -> str | None:
+        """Why the backend does not work here (None: it does), probed once per process and name: a
+        command asks several times (request, session, cross-check plan), the machine answers once."""
+        if self.name not in _PROBED:
+            _PROBED[self.name] = self.unavailable_reason()
+        return _PROBED[self.name]
 
     def require(self, capability: str) -> None:
         """Fail before any work starts when this backend cannot do what is asked."""
-        reason = self.unavailable_reason()
+        reason = self.missing()
         if reason:
             raise BackendError(f"backend {self.name} is not available here: {reason}")
         if capability not in self.capabilities:

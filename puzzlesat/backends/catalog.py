@@ -66,3 +66,8 @@ def all_backends() -> list[Backend]:
 def aliases() -> dict[str, str]:
     _ensure_registered()
     return registry.aliases()
+
+
+def available_backends() -> list[Backend]:
+    """Every registered named backend that works on this machine (each probed once per process)."""
+    return [backend for backend in all_backends() if backend.missing() is None]

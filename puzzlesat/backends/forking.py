@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
-from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
+from ..core.errors import BackendError, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.processes import die_with_parent
 
 #: what a forked call returns (sent back through a pipe, so picklable)
@@ -106,6 +106,8 @@ def _receive(receiver: Any, process: Any, end: float | None, timeout: float | No
     if kind == "timeout":
         name, seconds = payload.split("\0")
         raise SolverTimeout(name, float(seconds))
+    if kind == "not applicable":  # a method that refuses this input by design, kept as such
+        raise NotApplicable(payload)
     if kind == "refused":  # the child's own one-line message (bad option, failed check), kept as it was
         raise PuzzlesatError(payload)
     return kind, payload
@@ -140,6 +142,8 @@ def _failure(exc: BaseException) -> tuple[str, str]:
     """A user-facing error travels as its message; anything else as a solver failure with its trace."""
     if isinstance(exc, SolverTimeout):  # the child's own deadline (the command's) came first: still a timeout
         return "timeout", f"{exc.backend}\0{exc.seconds}"
+    if isinstance(exc, NotApplicable):
+        return "not applicable", str(exc)
     if isinstance(exc, PuzzlesatError):
         return "refused", str(exc)
     return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"

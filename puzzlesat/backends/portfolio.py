@@ -58,7 +58,7 @@ class PortfolioBackend(Backend):
 
     def unavailable_reason(self) -> str | None:
         for member in self.members:
-            reason = member.unavailable_reason()
+            reason = member.missing()
             if reason:
                 return f"{member.name}: {reason}"
         return None

@@ -37,7 +37,7 @@ class PysatBackend(Backend):
     description = "PySAT embedded solver"
 
     def __init__(self, solver_name: str, proving: bool = False) -> None:
-        self.solver_name = solver_name
+        self.solver_name = self.pysat_solver = solver_name
         self.name = f"pysat:{solver_name}"
         self.incremental = solver_name not in NON_INCREMENTAL
         self.proving = proving

@@ -29,7 +29,7 @@ def command(as_json: bool) -> None:
         short.setdefault(full, []).append(name)
     rows: list[dict[str, Any]] = []
     for b in backends:
-        reason = b.unavailable_reason()
+        reason = b.missing()
         rows.append({"name": b.name, "available": reason is None, "capabilities": sorted(b.capabilities),
                      "aliases": sorted(short.get(b.name, [])), "default": b.name == DEFAULT_BACKEND,
                      "description": b.description, **({"reason": reason} if reason else {})})

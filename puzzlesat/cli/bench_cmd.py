@@ -8,7 +8,11 @@ from pathlib import Path
 
 import click
 
-from ..bench import (
+from ..core.errors import PuzzlesatError
+from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
+from ..encoders import BUILTIN, get_puzzle
+from ..pipeline.bench import (
+    BUNDLED,
     Row,
     measure,
     plan,
@@ -20,19 +24,18 @@ from ..bench import (
     to_json,
     to_markdown,
 )
-from ..core.errors import PuzzlesatError
-from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
-from ..encoders import BUILTIN, FORMULAS, get_puzzle
-from .options import backend_list, format_seconds
+from .options import PuzzleName, backend_list, format_seconds
 from .supervised import SupervisedCommand
 
 
 @click.command("bench", cls=SupervisedCommand, deadline=None, inputs=())
-@click.option("--puzzle", type=click.Choice(BUILTIN + FORMULAS), default=None,
-              help="Only this puzzle (default: the five with bundled instances); cnf and wcnf need --instances.")
+@click.option("--puzzle", type=PuzzleName(), default=None,
+              help="Only this puzzle (default: the five with bundled instances); cnf, wcnf and plug-in puzzles "
+                   "need --instances.")
 @click.option("--backends", default=None,
               help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
-                   "backend); the reference always runs.")
+                   "backend); the reference always runs, and is a SKIPPED row where it refuses an instance by design "
+                   "(cnf and wcnf: more than 16 variables).")
 @click.option("--instances", "directory", type=click.Path(file_okay=False), default=None,
               help="Directory of instance files (needs --puzzle; default: the bundled instances).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -54,7 +57,7 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
             repeat: int, out: str, plot_path: str | None, markdown: bool, executor: str | None) -> None:
     """Time every instance with every backend and the solver-free reference; encode and solve apart.
 
-    Exits 1 when a run failed (timeouts are reported, not failures).
+    Exits 1 when a run failed (timeouts and skipped runs are reported, not failures).
 
     \b
     Example:
@@ -64,8 +67,9 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     """
     if directory and not puzzle:
         raise PuzzlesatError("--instances needs --puzzle (which puzzle the files are)")
-    if puzzle in FORMULAS and not directory:
-        raise PuzzlesatError(f"--puzzle {puzzle} needs --instances DIR (a directory of .{puzzle} files)")
+    if puzzle and puzzle not in BUNDLED and not directory:
+        suffix = get_puzzle(puzzle).instance_suffix
+        raise PuzzlesatError(f"--puzzle {puzzle} needs --instances DIR (a directory of {suffix} files)")
     # the outputs' places are checked before the runs, so that no result is lost at the end
     check_writable(out)
     if plot_path:
@@ -74,7 +78,7 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
     engine = None
     if executor is not None:  # local and local:N are this machine's runner (local:N = --jobs N)
-        from ..executors import DASK, LocalExecutor, executor_for
+        from ..pipeline.executors import DASK, LocalExecutor, executor_for
 
         chosen = executor_for(executor)
         if isinstance(chosen, LocalExecutor):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 import click
@@ -13,8 +12,10 @@ from ..core.errors import PuzzlesatError
 from ..core.puzzle import Solution
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..request import Request, request
-from ..solving import Report, count, load
+from ..pipeline.report import Report
+from ..pipeline.request import Request, request
+from ..pipeline.steps import load
+from ..pipeline.tasks import Cubing, count
 from .options import (
     backend_option,
     certified_note,
@@ -78,87 +79,53 @@ def command(
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
     counting = request(spec, backend, None, timeout, certify=certify, **encoder_options(cardinality, pb))
-    exact = "count" in counting.backend.capabilities
-    if exact and (limit or jsonl):
-        raise PuzzlesatError(f"{counting.backend.name} counts without enumerating: --limit and --jsonl need an "
-                             "enumerating backend")
+    if executor is not None and cubes is None:
+        raise PuzzlesatError("--executor runs the cubes of --cubes: give --cubes DEPTH too")
     if jsonl:
         stream(counting, instance, watch, limit)
         return
-    if executor is not None and cubes is None:
-        raise PuzzlesatError("--executor runs the cubes of --cubes: give --cubes DEPTH too")
+    cubing = None
     if cubes is not None:
-        if certify:
-            raise PuzzlesatError("--cubes counts cube by cube, each ending in its own UNSAT answer: --certify "
-                                 "checks the proof of one search, so count without --cubes")
-        if list_all or limit:
-            raise PuzzlesatError("--cubes counts cube by cube: --list and --limit count in one search")
         if cubes != "auto" and not (cubes.isdigit() and int(cubes) <= 30):
             raise PuzzlesatError(f"--cubes {cubes}: expected a depth 0..30 or auto")
-        by_cubes(counting, file, instance, watch, None if cubes == "auto" else int(cubes), executor, as_json)
-        return
-    # the same top-level shape as solve and decode; enumeration checks every solution it counts,
-    # an exact counter proves the number instead
-    report = Report(puzzle, file, counting.backend.name, counting.encoding, "UNKNOWN", checked=not exact,
-                    times=watch.times)
-    answers, listed = spec.task.count(counting, instance, watch, report, list_all, limit)
-    total = next(iter(answers.values()))
-    report.answers, report.status = answers, "SAT" if total else "UNSAT"
+        from ..pipeline.executors import executor_for
+
+        cubing = Cubing(None if cubes == "auto" else int(cubes), executor_for(executor))
+    report = count(counting, instance, watch, list_all, limit, cubes=cubing)
     if as_json:
-        payload = report.to_json() | {"method": "exact counter" if exact else "enumeration",
-                                      "complete": limit is None or all(v < limit for v in answers.values())}
+        payload = report.to_json()
         if list_all:
-            payload["solutions"] = [s.answers() | {"layout": s.render()} for s in listed]
+            payload["solutions"] = [s.answers() | {"layout": s.render()} for s in report.solutions]
         echo_json(payload, "report")
         return
-    for number, solution in enumerate(listed, 1):
+    for number, solution in enumerate(report.solutions, 1):
         click.echo(f"-- solution {number}\n{solution.render()}")
-    how = "exact projected model count" if exact else "every one checked; the last search was UNSAT"
-    for label, value in answers.items():
-        cut = limit is not None and value >= limit
-        click.echo(f"{label}: {'at least ' if cut else ''}{value} "
-                   f"({'stopped at --limit' if cut else how + certified_note(report, label)})")
+    for label, value in report.answers.items():
+        click.echo(f"{label}: {_how(report, label, value, limit)}")
     click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
+
+
+def _how(report: Report, label: str, value: int, limit: int | None) -> str:
+    """One count as the text output says it: the number and what backs it."""
+    if limit is not None and value >= limit:
+        return f"at least {value} (stopped at --limit)"
+    if report.cubes:
+        cubed = report.cubes[label]
+        slowest = ", ".join(format_seconds(entry["seconds"]) for entry in cubed["slowest"])
+        return (f"{value} (the sum over {cubed['cubes']} cubes on {cubed['executor']} x{cubed['workers']}, "
+                f"{cubed['refuted']} more refuted by propagation; slowest cubes {slowest})")
+    how = {"enumeration": "every one checked; the last search was UNSAT",
+           "exact counter": "exact projected model count"}.get(report.counted_by, report.counted_by)
+    return f"{value} ({how}{certified_note(report, label)})"
 
 
 def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None) -> None:
     """The first count's solutions as JSON lines as they are found, each checked, then its total."""
-    label, options = counting.puzzle.count_variants(counting.options)[0]
-
     def line(solution: Solution) -> None:
         click.echo(json.dumps(solution.answers() | {"layout": solution.render()}))
 
-    report = Report(counting.puzzle.name, "", counting.backend.name, counting.encoding, "UNKNOWN", times=watch.times)
-    found = count(replace(counting, options=options), instance, watch, on_solution=line, limit=limit, report=report,
-                  claim=label)
+    report = count(counting, instance, watch, limit=limit, on_solution=line)
+    (label, found), = report.answers.items()
     certified = {"certified": report.certified()} if report.certificates else {}
     click.echo(json.dumps({"schema": "puzzlesat/count-end/1", "version": __version__, label: found,
-                           "complete": limit is None or found < limit} | certified))
-
-
-def by_cubes(counting: Request, file: str, instance: Any, watch: Stopwatch, depth: int | None, executor: str | None,
-             as_json: bool) -> None:
-    """Every count as the sum of its cubes' counts (:mod:`puzzlesat.cubes`), with the cubes' times."""
-    from ..cubes import count_variants_by_cubes
-    from ..executors import executor_for
-
-    engine = executor_for(executor)
-    with watch.phase("solve"):
-        counted = count_variants_by_cubes(counting, instance, depth, engine, counting.timeout)
-    report = Report(counting.puzzle.name, file, counting.backend.name,
-                    counting.encoding, "UNKNOWN", checked="count" not in counting.backend.capabilities,
-                    times=watch.times)
-    report.answers = {label: total for label, (total, _) in counted.items()}
-    report.status = "SAT" if next(iter(report.answers.values())) else "UNSAT"
-    report.cubes = {label: {"executor": engine.name, "workers": engine.workers, "cubes": len(cubed.cubes),
-                            "refuted": cubed.refuted, "seconds": [round(t, 4) for t in cubed.seconds],
-                            "slowest": [{"seconds": round(t, 4), "cube": list(cube)} for t, cube in cubed.slowest()]}
-                    for label, (_, cubed) in counted.items()}
-    if as_json:
-        echo_json(report.to_json() | {"method": "cube and conquer", "complete": True}, "report")
-        return
-    for label, (total, cubed) in counted.items():
-        slowest = ", ".join(format_seconds(t) for t, _ in cubed.slowest())
-        click.echo(f"{label}: {total} (the sum over {len(cubed.cubes)} cubes on {engine.name} x{engine.workers}, "
-                   f"{cubed.refuted} more refuted by propagation; slowest cubes {slowest})")
-    click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
+                           "complete": report.complete} | certified))

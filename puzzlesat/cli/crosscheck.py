@@ -8,19 +8,17 @@ from typing import Any
 import click
 
 from ..backends import get_backend
-from ..core.errors import PuzzlesatError
-from ..crosscheck import (
+from ..encoders import get_puzzle
+from ..pipeline.crosscheck import (
     DEFAULT_BUDGET,
     DEFAULT_METHOD_LIMIT,
+    NO_ANSWER,
     Row,
-    default_backends,
     independent_agreement,
-    plan,
     run_methods,
 )
-from ..encoders import get_puzzle
-from ..request import request
-from ..solving import load
+from ..pipeline.request import request
+from ..pipeline.steps import load
 from .options import (
     backend_list,
     certify_option,
@@ -56,8 +54,9 @@ from .supervised import SupervisedCommand
               show_default=True, help="Time limit of the whole cross-check in seconds (methods not started "
               "by then: SKIPPED rows).")
 @click.option("--executor", default=None, metavar="SPEC",
-              help="Where the methods run: here, one after the other (local, the default), or dask://HOST:PORT (all at "
-                   "once on a Dask cluster's workers, each under --timeout; rows print when all are back).")
+              help="Where the methods run: by default here, one after the other (each timed alone); local (one "
+                   "process per core) or local:N (N processes) at the same time on this machine; or "
+                   "dask://HOST:PORT on a Dask cluster's workers. Each row prints once the rows before it are in.")
 @common(cnf_options, json_option, certify_option)
 def command(
     puzzle: str,
@@ -90,29 +89,27 @@ def command(
     """
     spec = get_puzzle(puzzle)
     instance = load(spec, file, None, **reading(read))
-    names = backend_list(backends) if backends else default_backends(spec)
+    names = backend_list(backends) if backends else spec.task.crosscheck_backends(spec)
     if certify == "strict" and not backends:  # of the defaults, the ones that can prove
         names = [name for name in names if "proof" in get_backend(name).capabilities]
     base = replace(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), certify=certify)
-    methods = plan(base, instance, names, by_count)
+    methods = spec.task.plan_crosscheck(base, instance, names, by_count)
     rows: list[Row] = []
     width = max(len(m.label) for m in methods)
     if not as_json:
         click.echo(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
         click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
     engine = None
-    if executor not in (None, "local"):  # local: here, one method after the other (the default)
-        from ..executors import DASK, executor_for
+    if executor is not None:
+        from ..pipeline.executors import executor_for
 
-        if not executor.startswith(DASK):
-            raise PuzzlesatError(f"--executor {executor}: crosscheck runs here (local) or on dask://HOST:PORT")
         engine = executor_for(executor)
     for row in run_methods(methods, timeout, budget, engine):
         rows.append(row)
         if not as_json:
             click.echo(_line(row, width))
-    culprits = [row for row in rows if not row.agrees and row.status not in ("TIMEOUT", "SKIPPED")]
-    timeouts = [row for row in rows if row.status in ("TIMEOUT", "SKIPPED")]
+    culprits = [row for row in rows if not row.agrees and row.status not in NO_ANSWER]
+    timeouts = [row for row in rows if row.status in NO_ANSWER]
     if as_json:
         echo_json(
             {
@@ -137,7 +134,9 @@ def command(
             "crosscheck",
         )
     else:
-        click.echo(_summary(rows, timeouts, culprits))
+        click.echo(_summary(rows, timeouts, culprits) + (" (on a formula file the solvers share only the file reader: "
+                                                          "each solver is an independent method)"
+                                                          if spec.solvers_independent and not culprits else ""))
     if culprits or len(timeouts) == len(rows):
         raise SystemExit(1)
 

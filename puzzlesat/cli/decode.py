@@ -17,7 +17,8 @@ from ..encoders import get_puzzle
 from ..formats.answers import Answer, read_answer
 from ..formats.dimacs import violated_clause
 from ..formats.varmap import formula_digest, read_variable_map, sha256
-from ..solving import Report, checked_solution, load
+from ..pipeline.report import Report
+from ..pipeline.steps import checked_solution, load
 from .export import export_options, exported_kind, player_option, symmetry_option
 from .options import (
     cnf_options,
@@ -160,18 +161,19 @@ def command(
     with watch.phase("parse"):
         answer = read_answer(read_text(model_path), model_path)
     found = answer.status in (Status.SAT, Status.OPTIMAL)
-    report = Report(puzzle, file, f"decode:{model_path}", encoding.name, "SAT" if found else answer.status.value,
-                    size=encoding.size(), times=watch.times)
     solution = None
+    answers: dict[str, Any] = {}
     if answer.count is not None:
-        report.answers = {"count": answer.count}
+        answers = {"count": answer.count}
     elif found:
         model = smt_model(encoding, answer, model_path) if answer.values else cnf_model(encoding, answer, model_path)
         solution = checked_solution(spec, instance, encoding, model, model_path, watch)
-        report.answers, report.checked = dict(solution.answers()), True
+        answers = dict(solution.answers())
         if answer.cost is not None:
-            report.answers["cost"] = answer.cost + encoding.cost_offset
+            answers["cost"] = answer.cost + encoding.cost_offset
         write_pictures(spec, instance, solution, png, svg)
+    report = Report(puzzle, file, f"decode:{model_path}", encoding.name, Status.SAT if found else answer.status,
+                    solution, answers, checked=solution is not None, size=encoding.size(), times=watch.times)
     if as_json:
         echo_json(report.to_json() | {"read_as": answer.form, "optimal_claimed": answer.status == Status.OPTIMAL},
                   "report")

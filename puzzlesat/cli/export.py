@@ -16,7 +16,7 @@ from ..encoders import get_puzzle
 from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf
 from ..formats.smt2 import to_smt2
 from ..formats.varmap import variable_map_json
-from ..solving import load
+from ..pipeline.steps import load
 from .options import (
     cnf_options,
     common,

@@ -16,6 +16,17 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 class _Generators(click.Group):
     command_class = SupervisedCommand
 
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """A puzzle with no generator is named and refused in one line, with the ones that have one."""
+        from ..core.errors import PuzzlesatError
+        from ..encoders import puzzle_names
+
+        if args and args[0] not in self.commands and args[0] in puzzle_names():
+            raise PuzzlesatError(f"generate: {args[0]} has no generator (formula files and plug-in puzzles are "
+                                 f"your own; generators: {', '.join(sorted(self.commands))})")
+        return super().resolve_command(ctx, args)
+
 
 @click.group("generate", cls=_Generators)
 def command() -> None:

@@ -13,10 +13,10 @@ from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.puzzle import Puzzle
 from ..encoders import BUILTIN, FORMULAS, puzzle_names
-from ..request import CERTIFY_MODES
+from ..pipeline.request import CERTIFY_MODES
 
 if TYPE_CHECKING:
-    from ..solving import Report
+    from ..pipeline.report import Report
 
 #: a command's function, and a click decorator that adds options to one
 Fn = TypeVar("Fn", bound=Callable[..., Any])

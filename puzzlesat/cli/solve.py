@@ -8,10 +8,12 @@ from typing import Any
 
 import click
 
+from ..core.result import Status
 from ..core.timing import Stopwatch
 from ..encoders import get_puzzle
-from ..request import request
-from ..solving import load, solve
+from ..pipeline.request import request
+from ..pipeline.steps import load
+from ..pipeline.tasks import solve
 from .options import (
     backend_option,
     certified_note,
@@ -76,8 +78,8 @@ def command(
         echo_json(report.to_json(), "report")
     else:
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
-        click.echo(f"{puzzle} {file}: {report.status} with {report.backend} ({report.encoding}: {sizes})"
-                   + (f" ({certified_note(report, 'unsat')[2:]})" if report.status == "UNSAT" and report.certificates else ""))
+        unsat_note = f" ({certified_note(report, 'unsat')[2:]})" if report.status == Status.UNSAT and report.certificates else ""
+        click.echo(f"{puzzle} {file}: {report.status.value} with {report.backend} ({report.encoding}: {sizes}){unsat_note}")
         if any(name != report.backend for name in report.solved_by):
             click.echo("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
         if report.solution is not None:
@@ -102,5 +104,5 @@ def command(
                     }[unique]
                 )
         click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
-    if report.status != "SAT":
+    if report.status != Status.SAT:
         raise SystemExit(1)

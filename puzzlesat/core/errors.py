@@ -63,5 +63,10 @@ class DiskFull(PuzzlesatError):
     exit_code = EXIT_DISK_FULL
 
 
+class NotApplicable(PuzzlesatError):
+    """A method refuses this input by design (the reference's plain walk past its size): in a
+    cross-check or a benchmark, a SKIPPED row with the reason, never a failure or a disagreement."""
+
+
 class CheckFailed(PuzzlesatError):
     """A decoded solution broke a rule: the backend or the encoding is wrong."""

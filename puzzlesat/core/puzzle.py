@@ -17,7 +17,7 @@ from .options import OptionsT
 
 if TYPE_CHECKING:
     from ..formats.picture import Picture
-    from ..tasks import Task
+    from ..pipeline.tasks import Task
 
 
 class Solution(Protocol):
@@ -48,7 +48,7 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     #: keyword options of ``parse`` that the command line may set (``rows``/``cols``, ``unfold``)
     reading_options: tuple[str, ...] = ()
     #: what ``solve``, ``count`` and ``crosscheck`` do with this puzzle (a unique solution, an optimum,
-    #: counted universes): the pipeline calls only the task (:mod:`puzzlesat.tasks`)
+    #: counted universes): the pipeline calls only the task (:mod:`puzzlesat.pipeline.tasks`)
     task: ClassVar[Task]
     #: how instance files of this puzzle end (``puzzlesat bench`` picks them out of a directory)
     instance_suffix: str = ".txt"
@@ -56,6 +56,9 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     default_backend: str | None = None
     #: a solve returns one of several solutions, so a cross-check compares solution counts instead
     crosscheck_by_count: bool = False
+    #: a formula file (``cnf``, ``wcnf``): no encoder stands between the file and the solvers, which share
+    #: only the file reader, so in a cross-check each solver is an independent method of its own
+    solvers_independent: bool = False
     #: encoding -> the pre-processing step it shares with other encodings (a tiling's pruning): a
     #: cross-check counts the encodings that share a step as one independent method, not several
     shared_steps: ClassVar[dict[str, str]] = {}

@@ -12,10 +12,15 @@ if TYPE_CHECKING:
 
 
 class Status(str, Enum):
+    """What a solver call, or a whole task, found; prints and compares as its value (``"SAT"``)."""
+
     SAT = "SAT"
     UNSAT = "UNSAT"
     OPTIMAL = "OPTIMAL"
     UNKNOWN = "UNKNOWN"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass

@@ -12,11 +12,13 @@ class IDPool:
 
 class CNF:
     clauses: list[list[int]]
+    comments: list[str]
     nv: int
     def __init__(self, from_clauses: Iterable[list[int]] = ...) -> None: ...
 
 class WCNF:
     hard: list[list[int]]
+    comments: list[str]
     soft: list[list[int]]
     wght: list[int]
     def __init__(self) -> None: ...

@@ -11,7 +11,7 @@ from puzzlesat.core.model import CnfModel, SmtModel
 from puzzlesat.core.options import EncoderOptions
 from puzzlesat.core.puzzle import Puzzle
 from puzzlesat.formats.picture import Picture
-from puzzlesat.tasks import Satisfy
+from puzzlesat.pipeline.tasks import Satisfy
 
 from .check import check as _check
 from .instance import SudokuInstance

@@ -13,8 +13,9 @@ from puzzlesat_sudoku.instance import SudokuInstance
 from puzzlesat_sudoku.solution import SudokuSolution
 
 from puzzlesat.encoders import get_puzzle, puzzle_names
-from puzzlesat.request import request
-from puzzlesat.solving import count, load, solve
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.steps import count_solutions, load
+from puzzlesat.pipeline.tasks import solve
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 #: the console script installed beside this interpreter
@@ -50,8 +51,8 @@ def test_brute_force_counts_agree_with_enumeration_and_reference():
         givens = tuple(tuple(d if rng.random() < 0.3 else 0 for d in row) for row in solution)
         instance = SudokuInstance(givens, f"case {case}")
         expected = sum(all(g in (0, d) for gs, ds in zip(givens, grid) for g, d in zip(gs, ds)) for grid in grids)
-        assert count(request(PUZZLE, "cadical"), instance) == expected, case
-        assert count(request(PUZZLE, "z3", "smt"), instance) == expected, case
+        assert count_solutions(request(PUZZLE, "cadical"), instance) == expected, case
+        assert count_solutions(request(PUZZLE, "z3", "smt"), instance) == expected, case
         assert len(PUZZLE.reference(instance, None)) == expected, case
 
 

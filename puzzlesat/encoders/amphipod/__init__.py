@@ -7,7 +7,7 @@ from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
-from ...tasks import Optimize
+from ...pipeline.tasks import Optimize
 from .check import check as _check
 from .instance import AmphipodInstance
 from .instance import parse as _parse

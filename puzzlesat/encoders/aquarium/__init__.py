@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
-from ...tasks import Satisfy
+from ...pipeline.tasks import Satisfy
 from . import check as _check
 from .instance import AquariumInstance
 from .instance import parse as _parse

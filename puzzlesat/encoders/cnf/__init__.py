@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core.encoding import Encoding
-from ...core.errors import PuzzlesatError
+from ...core.errors import NotApplicable, PuzzlesatError
 from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import Dimacs, parse_dimacs
-from ...tasks import Satisfy
+from ...pipeline.tasks import Satisfy
 
 if TYPE_CHECKING:
     from ...formats.picture import Picture
@@ -61,7 +61,7 @@ def falsified(clauses: tuple[tuple[int, ...], ...], literals: tuple[int, ...]) -
 def every_assignment(num_vars: int, source: str) -> range:
     """Assignments as bit masks (bit v-1 is variable v), for the references' plain walk."""
     if num_vars > REFERENCE_VARIABLES:
-        raise PuzzlesatError(f"{source}: the reference tries every assignment, so at most "
+        raise NotApplicable(f"{source}: the reference tries every assignment, so at most "
                              f"{REFERENCE_VARIABLES} variables (this formula has {num_vars})")
     return range(1 << num_vars)
 
@@ -74,6 +74,7 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
     name = "cnf"
     encodings = ("cnf",)
     options_type = EncoderOptions
+    solvers_independent = True
     instance_suffix = ".cnf"
     task = Satisfy()
 

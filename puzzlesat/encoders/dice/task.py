@@ -18,10 +18,12 @@ from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle, Solution
 from ...core.result import Status
 from ...core.timing import Deadline, Stopwatch
-from ...crosscheck import Method, Outcome, family, reference_answers, solved
-from ...request import Request, encoding_for
-from ...solving import Report, checked_solution, count
-from ...tasks import Task
+from ...pipeline.crosscheck import Method, Outcome
+from ...pipeline.plans import family, solved
+from ...pipeline.report import Report
+from ...pipeline.request import Request, encoding_for
+from ...pipeline.steps import checked_solution, count_solutions
+from ...pipeline.tasks import Cubing, Task
 from .options import DiceOptions
 from .smt import part1_horizons
 from .solution import DiceSolution, Part1
@@ -44,7 +46,7 @@ class CountUniverses(Task):
         backend lists the universes of ``count``."""
         self.refuse_options(puzzle, method=method)
         chosen = self.backend_for(puzzle, backend)
-        if chosen.name == "z3":
+        if "smt" in chosen.capabilities:  # z3: the recurrence equations
             if encoding is not None:
                 raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
             return Request(puzzle, chosen, "smt", options, timeout)
@@ -63,21 +65,27 @@ class CountUniverses(Task):
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         return solve_counting(request, instance, watch)
 
-    def count(self, request: Request, instance: Any, watch: Stopwatch, report: Report,
-              list_first: bool, limit: int | None = None) -> tuple[dict[str, int], list[Solution]]:
-        """With an exact counter, both players from one pair of compilations; otherwise by enumeration."""
-        if list_first or "count" not in request.backend.capabilities:
-            return super().count(request, instance, watch, report, list_first, limit)
-        _, wins, report.size = count_universes(request, instance, request.timeout, watch)
-        report.solved_by.append(request.backend.name)
+    def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
+              limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
+              cubes: Cubing | None = None) -> Report:
+        """With an exact counter, both players from one pair of compilations (or z3 on the recurrence);
+        otherwise as every task counts (by enumeration, each universe checked)."""
+        if listing or limit is not None or on_solution is not None or cubes is not None or \
+                not (request.exact_count or request.encoding == "smt"):
+            return super().count(request, instance, watch, listing, limit, on_solution, cubes)
+        how, wins, size = count_universes(request, instance, request.timeout, watch)
         variants = request.puzzle.count_variants(request.options)
-        return {label: wins[number] for number, (label, _) in enumerate(variants)}, []
+        counts = {label: wins[number] for number, (label, _) in enumerate(variants)}
+        return Report(request.puzzle.name, getattr(instance, "source", ""), request.backend.name, how,
+                      Status.SAT if any(wins) else Status.UNSAT, answers=counts, size=size, times=watch.times,
+                      solved_by=(request.backend.name,), counted_by="exact counter" if how != "recurrence"
+                      else "recurrence equations")
 
     def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
         return ["frontier", "d4", "ganak", "z3", "pysat:glucose4"]
 
-    def plan_crosscheck(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
-        return plan_universes(request, instance, backends)
+    def plan_answers(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        return plan_universes(request, instance, backends, self)
 
 
 def _dice(puzzle: Puzzle[Any, Any, Any]) -> Dice:
@@ -99,11 +107,10 @@ def solve_counting(request: Request, instance: Any, watch: Stopwatch) -> Report:
     first, unrolled = part1[0]
     solution = DiceSolution(first, wins)
     name = request.backend.name
-    report = Report(puzzle.name, getattr(instance, "source", ""), name, how, "SAT", solution,
-                    dict(solution.answers()), checked=True, size=size or unrolled.size(), times=watch.times)
-    report.answers["exact"] = True
-    report.solved_by = list(dict.fromkeys(("z3", name)))  # part 1, then part 2's counter
-    return report
+    return Report(puzzle.name, getattr(instance, "source", ""), name, how, Status.SAT, solution,
+                  dict(solution.answers()) | {"exact": True}, checked=True, size=size or unrolled.size(),
+                  times=watch.times, solved_by=tuple(dict.fromkeys(("z3", name))),  # part 1, then part 2's counter
+                  draw=partial(puzzle.picture, instance))
 
 
 def solve_part1(puzzle: Dice, instance: Any, deadline: Deadline, watch: Stopwatch) -> tuple[Part1, Any]:
@@ -133,7 +140,7 @@ def count_universes(request: Request, instance: Any, timeout: float | None, watc
     ``meanwhile()`` is called in this process while counting children run (first, when none do)."""
     puzzle, backend, kind = _dice(request.puzzle), request.backend, request.encoding
     deadline = Deadline(timeout)
-    if backend.name == "z3":
+    if kind == "smt":
         meanwhile()
         with watch.phase("solve"):
             return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
@@ -141,7 +148,7 @@ def count_universes(request: Request, instance: Any, timeout: float | None, watc
     players = [replace(request.options, winner=player) for player in (0, 1)]
     if "count" not in backend.capabilities:
         meanwhile()
-        one, two = (count(replace(request, options=options, timeout=deadline.left()), instance, watch)
+        one, two = (count_solutions(replace(request, options=options, timeout=deadline.left()), instance, watch)
                     for options in players)
         return kind, (one, two), {}
     backend.require("count")  # available here, before anything is built
@@ -172,7 +179,7 @@ def _counted(calls: list[Callable[[], T]], meanwhile: Callable[[], object], dead
 ENUMERATION_LIMIT = 200_000
 
 
-def plan_universes(request: Request, instance: Any, backends: list[str]) -> list[Method]:
+def plan_universes(request: Request, instance: Any, backends: list[str], task: CountUniverses) -> list[Method]:
     """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
     counter on both counting encodings, Z3 recurrence, enumeration while the number of universes is
     small enough: the reference's count, when it answers within the limit, decides that)."""
@@ -180,7 +187,7 @@ def plan_universes(request: Request, instance: Any, backends: list[str]) -> list
     universes: list[int] = []
 
     def remember(limit: float | None) -> Outcome:
-        outcome = call_with_timeout(lambda: reference_answers(request, instance), limit, "reference")
+        outcome = call_with_timeout(lambda: task.reference(request, instance), limit, "reference")
         if outcome[1]:
             universes.append(sum(outcome[1]["wins"]))
         return outcome
@@ -195,14 +202,14 @@ def plan_universes(request: Request, instance: Any, backends: list[str]) -> list
         if "count" in backend.capabilities:  # both counting encodings: split by game length, whole game
             for kind in ("split", "count"):
                 methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared,
-                                      solved(on(name, kind), instance, "exact")))
-        elif backend.name == "z3":
+                                      solved(task.solve, on(name, kind), instance, "exact")))
+        elif "smt" in backend.capabilities:
             methods.append(Method(f"{backend.name} (recurrence, {shared})", shared,
-                                  solved(on(name), instance, "exact")))
+                                  solved(task.solve, on(name), instance, "exact")))
         else:
             def enumerate_universes(limit: float | None, name: str = name) -> Outcome:
                 if universes and universes[0] > ENUMERATION_LIMIT:
                     return "SKIPPED", None, f"{universes[0]} universes: too many to enumerate"
-                return solved(on(name), instance, "exact")(limit)
+                return solved(task.solve, on(name), instance, "exact")(limit)
             methods.append(Method(f"{backend.name} (enumeration, {shared})", shared, enumerate_universes))
     return methods

@@ -117,8 +117,8 @@ def scrambled(size: int, tile: int, ambiguity: int, rng: random.Random) -> str:
 
 
 def generate(size: int, tile: int, ambiguity: int, seed: int) -> str:
-    from ...request import request
-    from ...solving import count
+    from ...pipeline.request import request
+    from ...pipeline.steps import count_solutions
     from . import PUZZLE
     from .instance import parse
 
@@ -127,6 +127,6 @@ def generate(size: int, tile: int, ambiguity: int, seed: int) -> str:
     rng = random.Random(seed)
     for _ in range(ATTEMPTS):
         text = scrambled(size, tile, ambiguity, rng)
-        if count(request(PUZZLE, "cadical", break_symmetry=True), parse(text, "generated"), limit=2) == 1:
+        if count_solutions(request(PUZZLE, "cadical", break_symmetry=True), parse(text, "generated"), limit=2) == 1:
             return text
     raise PuzzlesatError(f"no assembly unique up to symmetry in {ATTEMPTS} attempts: lower --ambiguity")

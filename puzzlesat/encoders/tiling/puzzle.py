@@ -11,7 +11,7 @@ from typing import ClassVar, TypeVar
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle, Solution
-from ...tasks import Satisfy
+from ...pipeline.tasks import Satisfy
 from .cnf import decode_tiling, encode_tiling
 from .options import TilingOptions
 from .problem import TilingProblem

@@ -12,7 +12,7 @@ from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import Dimacs, parse_dimacs
-from ...tasks import Optimize
+from ...pipeline.tasks import Optimize
 from ..cnf import as_literals, every_assignment, falsified
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
     name = "wcnf"
     encodings = ("cnf",)
     options_type = EncoderOptions
+    solvers_independent = True
     instance_suffix = ".wcnf"
     task = Optimize("rc2")
 

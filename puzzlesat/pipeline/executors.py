@@ -1,12 +1,12 @@
 """Where independent tasks run: local processes (the default), or a Dask cluster (``dask://HOST:PORT``).
 
-This module is only the seam. The engines do the distribution: ``concurrent.futures``' process pool on
-one machine, Dask's client on a cluster; there is no queue, retry or wire protocol here. What is ours is
-the same guard around every task on every executor: the task's own time limit, enforced where it runs
-by a forked child that is killed at the limit (:func:`~puzzlesat.backends.forking.call_with_timeout`),
-and its end turned into one :class:`Outcome`, so that a task that runs out of time is a TIMEOUT, one
-that fails (or whose worker dies) an ERROR, and no result is lost or counted twice: each task has one
-future, and each future gives one outcome.
+This module is only the seam. On one machine the tasks run in the toolkit's one process runner
+(:func:`puzzlesat.core.runner.run_each`: a forked child per task, so nothing is pickled); on a cluster,
+Dask's client distributes them; there is no queue, retry or wire protocol here. What is ours is the same
+guard around every task on every executor: the task's own time limit, enforced where it runs by a
+forked child that is killed at the limit, and its end turned into one :class:`Outcome`, so that a task
+that runs out of time is a TIMEOUT, one that fails (or whose worker dies) an ERROR, and no result is
+lost or counted twice.
 """
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import os
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
-from .core.errors import PuzzlesatError, SolverTimeout
+from ..core.errors import PuzzlesatError, SolverTimeout
+from ..core.runner import Outcome, run_each
 
 T = TypeVar("T")
 
@@ -25,20 +25,9 @@ T = TypeVar("T")
 DASK = "dask://"
 
 
-@dataclass(frozen=True)
-class Outcome(Generic[T]):
-    """How one task ended: ``status`` OK (with ``value``), TIMEOUT or ERROR (with ``error``), after
-    ``seconds`` of wall time where it ran."""
-
-    status: str
-    value: T | None = None
-    error: str = ""
-    seconds: float = 0.0
-
-
 def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
     """Run ``task`` under ``limit`` seconds, hard (a forked child), and say how it ended."""
-    from .backends.forking import call_with_timeout
+    from ..backends.forking import call_with_timeout
 
     _allow_children()
     start = time.perf_counter()
@@ -78,7 +67,7 @@ class Executor(ABC):
 
 
 class LocalExecutor(Executor):
-    """Worker processes on this machine (``concurrent.futures``), one per core unless told."""
+    """Forked processes on this machine, one per core unless told (:func:`~puzzlesat.core.runner.run_each`)."""
 
     name = "local"
 
@@ -90,13 +79,7 @@ class LocalExecutor(Executor):
         return self._workers
 
     def run(self, tasks: Sequence[Callable[[], T]], limit: float | None) -> Iterator[tuple[int, Outcome[T]]]:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        with ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {pool.submit(guarded, task, limit): number for number, task in enumerate(tasks)}
-            for future in as_completed(futures):
-                yield futures[future], _outcome(future)
+        return run_each(tasks, self._workers, limit)
 
 
 class DaskExecutor(Executor):

@@ -1,9 +1,16 @@
-"""Optimal models of an encoding with a cost: MaxSAT (RC2 variants), SAT descent, Z3 Optimize.
+"""Optimal models of an encoding with a cost: the optimisation methods, as strategy objects.
 
 Every method returns the model and its cost only after proving that nothing cheaper exists: RC2 by its
-cores, the descent by an UNSAT answer under the bound "cost <= best - 1", Z3 by finishing ``minimize``.
+cores, the descent by an UNSAT answer under the bound "cost <= best - 1", Z3 by finishing ``minimize``,
+an outside MaxSAT solver by its ``s OPTIMUM FOUND``.
 
-With ``certify`` (a backend that writes proofs), that proof is checked: the descent's last call on each
+A method declares what it needs (:attr:`OptimisationMethod.formula`: the CNF or the SMT encoding;
+:meth:`~OptimisationMethod.takes`: which backends it runs on) and what it can back with a checked proof
+(:attr:`~OptimisationMethod.certifiable`), so that requests, cross-checks and ``--certify`` ask the method
+rather than compare names. :data:`METHODS` is the registry, keyed by the names ``--method`` takes
+(written once, with their descriptions, in :mod:`puzzlesat.core.choices`).
+
+With ``certify`` (a backend that writes proofs), the proof is checked: the descent's last call on each
 independent part is the UNSAT answer "cost <= best - 1" with every bound before it, and its proof is
 checked against exactly those clauses; RC2 and MaxSAT solvers prove optimality with cores that leave no
 DRAT proof, so one more call, on each part, asks a proof-writing solver for "cost <= best - 1" with the
@@ -11,19 +18,23 @@ same relaxation and the same bound encoding as the descent.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from functools import partial, reduce
 from math import gcd
+from typing import TYPE_CHECKING
 
-from .backends.base import Backend
-from .backends.forking import call_with_timeout, run_forked
-from .backends.portfolio import PortfolioBackend
-from .core.choices import METHODS
-from .core.encoding import Encoding
-from .core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
-from .core.model import CnfModel, SmtModel
-from .core.result import Result, Status
-from .proofs.certificate import Certificate
+from ..backends.base import Backend
+from ..backends.forking import call_with_timeout, run_forked
+from ..core.choices import METHODS as DESCRIPTIONS
+from ..core.encoding import Encoding
+from ..core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
+from ..core.model import CnfModel, SmtModel
+from ..core.result import Result, Status
+from ..proofs.certificate import Certificate
+
+if TYPE_CHECKING:
+    from ..backends.portfolio import PortfolioBackend
 
 
 @dataclass
@@ -37,50 +48,156 @@ class Optimum:
     certificate: Certificate | None = None
 
 
-def optimize(encoding: Encoding, method: str, backend: Backend, timeout: float | None = None,
-             certify: bool = False) -> Optimum:
-    """The optimum by ``method``; with ``certify``, carrying a certificate from ``backend``'s checked
-    proofs (``backend`` must then write proofs: see :meth:`Backend.with_proofs`)."""
-    optimum = _optimize(encoding, method, backend, timeout, certify)
-    if certify and optimum.certificate is None and method != "descent":
-        prover = backend
-        if isinstance(backend, PortfolioBackend):  # the winner proves: it found this optimum fastest
-            prover = next(member for member in backend.members if member.name == optimum.solved_by)
-        optimum.certificate = call_with_timeout(lambda: _certified(encoding, optimum, prover), timeout,
-                                                prover.name)
-    return optimum
+class OptimisationMethod(ABC):
+    """One way of proving an optimum. Subclasses say which formula and backends they take."""
 
+    #: the name ``--method`` takes (a key of :data:`METHODS`)
+    name: str
+    #: ``cnf`` or ``smt``: the kind of encoding the method optimises
+    formula: str = "cnf"
+    #: the backend the method always runs on, whatever the request names (Z3 Optimize: z3)
+    own_backend: str | None = None
+    #: whether ``--certify`` can back its optimum with checked proofs (Z3 Optimize leaves none)
+    certifiable: bool = True
+    #: how messages name the method, when not "method NAME"
+    title: str = ""
 
-def _optimize(encoding: Encoding, method: str, backend: Backend, timeout: float | None, certify: bool) -> Optimum:
-    if method not in METHODS:
-        raise PuzzlesatError(f"unknown method '{method}' (known: {', '.join(METHODS)})")
-    if METHODS[method][0] != encoding.kind:
-        raise PuzzlesatError(f"method {method} needs the {METHODS[method][0]} encoding, not {encoding.kind}")
-    if method == "z3":
-        return _z3(encoding, timeout)
-    if isinstance(backend, PortfolioBackend):  # the whole method races once per member
-        # a descent certifies inside the race (its last call is the proof); other methods once it is won,
-        # here, where the parts' proofs can be checked in processes of their own
-        winner, optimum = backend.race(
-            lambda member: optimize(encoding, method, member, certify=certify and method == "descent"), timeout)
-        optimum.solved_by = winner
+    @property
+    def description(self) -> str:
+        return DESCRIPTIONS[self.name][1]
+
+    def takes(self, backend: Backend) -> bool:
+        """Whether the method runs on ``backend`` (a portfolio: on each of its members)."""
+        return "sat" in backend.capabilities
+
+    def requires(self, backend: Backend) -> None:
+        """Refuse, in one line, a backend the method does not run on."""
+        if not self.takes(backend):
+            raise BackendError(f"method {self.name} cannot run on {backend.name}: {self.needs}")
+
+    #: what :meth:`requires` says a refused backend lacks
+    needs = "it needs a SAT backend"
+
+    def optimize(self, encoding: Encoding, backend: Backend, timeout: float | None = None,
+                 certify: bool = False) -> Optimum:
+        """The optimum; with ``certify``, carrying a certificate from ``backend``'s checked proofs
+        (``backend`` must then write proofs: see :meth:`Backend.with_proofs`)."""
+        if self.formula != encoding.kind:
+            raise PuzzlesatError(f"method {self.name} needs the {self.formula} encoding, not {encoding.kind}")
+        portfolio = _portfolio(backend)
+        if portfolio is not None and self.own_backend is None:  # the whole method races
+            # a method that certifies itself does it inside the race; others once it is won, below, where
+            # the parts' proofs can be checked in processes of their own
+            winner, optimum = portfolio.race(
+                lambda member: self.optimize(encoding, member, certify=certify and self.certifies_itself), timeout)
+            optimum.solved_by = winner
+        else:
+            self.requires(backend)
+            optimum = self.run(encoding, backend, timeout)
+        if certify and optimum.certificate is None and not self.certifies_itself:
+            prover = backend
+            if portfolio is not None:  # the winner proves: it found this optimum fastest
+                prover = next(member for member in portfolio.members if member.name == optimum.solved_by)
+            optimum.certificate = call_with_timeout(lambda: _certified(encoding, optimum, prover), timeout,
+                                                    prover.name)
         return optimum
-    if method == "descent":
+
+    #: its answer's last solver call is itself the proof (the descent), so nothing is proved afterwards
+    certifies_itself = False
+
+    @abstractmethod
+    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
+        """The optimum on one backend (not a portfolio), without certificates."""
+
+
+def _portfolio(backend: Backend) -> PortfolioBackend | None:
+    """``backend`` when it is a portfolio. Imported here, when an optimum is sought: a command that
+    optimises nothing never loads the racing machinery (multiprocessing)."""
+    from ..backends.portfolio import PortfolioBackend
+
+    return backend if isinstance(backend, PortfolioBackend) else None
+
+
+class Rc2(OptimisationMethod):
+    """PySAT's RC2 MaxSAT algorithm on one of PySAT's solvers (RC2 builds its own solvers by name)."""
+
+    needs = "RC2 runs on a PySAT solver: choose a pysat:NAME backend"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def takes(self, backend: Backend) -> bool:
+        portfolio = _portfolio(backend)
+        if portfolio is not None:
+            return all(self.takes(member) for member in portfolio.members)
+        return backend.pysat_solver is not None
+
+    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
+        return _rc2(encoding, self.name, backend, timeout)
+
+
+class Descent(OptimisationMethod):
+    """Linear SAT-UNSAT search under a pseudo-Boolean bound: any backend that takes new clauses."""
+
+    name = "descent"
+    certifies_itself = True
+
+    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
         return _descent(encoding, backend, timeout)
-    if method == "maxsat":
+
+
+class Z3Optimize(OptimisationMethod):
+    """Z3's ``minimize`` on the SMT encoding's cost term."""
+
+    name = "z3"
+    formula = "smt"
+    own_backend = "z3"
+    certifiable = False
+    title = "Z3 Optimize"
+
+    def takes(self, backend: Backend) -> bool:
+        return "smt" in backend.capabilities
+
+    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
+        return _z3(encoding, timeout)
+
+
+class OwnMaxSat(OptimisationMethod):
+    """The backend's own MaxSAT solver (``external-maxsat:BINARY``) on the weighted CNF."""
+
+    name = "maxsat"
+    needs = "it is the backend's own MaxSAT solver: choose an external-maxsat:BINARY backend"
+
+    def takes(self, backend: Backend) -> bool:
+        return "optimize" in backend.capabilities
+
+    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
         result = backend.maxsat(encoding, timeout)
         cost = None if result.cost is None else result.cost + encoding.cost_offset
         return Optimum(result.status, result.model, cost)
-    return _rc2(encoding, method, backend, timeout)
+
+
+#: every optimisation method, by the name ``--method`` takes
+METHODS: dict[str, OptimisationMethod] = {
+    method.name: method for method in (Rc2("rc2"), Rc2("rc2-stratified"), Rc2("rc2-plain"), Descent(), Z3Optimize(),
+                                       OwnMaxSat())}
+assert set(METHODS) == set(DESCRIPTIONS), "core.choices names every method once"
+
+
+def method_named(name: str) -> OptimisationMethod:
+    """The method ``--method NAME`` stands for; an unknown name is refused with the list."""
+    if name not in METHODS:
+        raise PuzzlesatError(f"unknown method '{name}' (known: {', '.join(METHODS)})")
+    return METHODS[name]
 
 
 def _rc2(encoding: Encoding, method: str, backend: Backend, timeout: float | None) -> Optimum:
     from pysat.examples.rc2 import RC2, RC2Stratified
     from pysat.formula import WCNF
 
-    if not backend.name.startswith("pysat:"):
-        raise BackendError(f"method {method} runs RC2 on a PySAT solver: choose a pysat:NAME backend, not {backend.name}")
     backend.require("sat")
+    solver = backend.pysat_solver
+    assert solver is not None, "Rc2.takes admits PySAT backends only"
     wcnf = WCNF()
     wcnf.extend(encoding.clauses)
     for clause, weight in encoding.soft:
@@ -89,7 +206,7 @@ def _rc2(encoding: Encoding, method: str, backend: Backend, timeout: float | Non
     tuned = method != "rc2-plain"
 
     def run() -> tuple[list[int] | None, int, int]:
-        with kind(wcnf, solver=backend.name.split(":", 1)[1], exhaust=tuned, minz=tuned) as rc2:
+        with kind(wcnf, solver=solver, exhaust=tuned, minz=tuned) as rc2:
             try:
                 model = rc2.compute()
             except NotImplementedError as exc:  # RC2 needs limited solves, which Lingeling lacks

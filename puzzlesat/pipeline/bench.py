@@ -10,26 +10,22 @@ from __future__ import annotations
 
 import csv
 import io
-import multiprocessing
-import os
-import signal
 import statistics
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from functools import partial
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from .backends import get_backend
-from .core.errors import PuzzlesatError
-from .core.files import read_text
-from .core.processes import die_with_parent
-from .core.puzzle import Puzzle
-from .core.timing import Stopwatch
+from ..backends import get_backend
+from ..core.errors import PuzzlesatError
+from ..core.files import read_text
+from ..core.puzzle import Puzzle
+from ..core.runner import Outcome, run_each
+from ..core.timing import Stopwatch
 from .request import request
-from .solving import load, solve
+from .steps import load
+from .tasks import solve
 
 if TYPE_CHECKING:
     from .executors import Executor
@@ -110,75 +106,50 @@ def plan(puzzles: list[Puzzle[Any, Any, Any]], directory: str | None, backends: 
 
 
 def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run, text: str | None = None) -> Sample:
-    """Do one run in this process: parse (the file, or its ``text`` when given), then the reference or
-    ``solve`` with the named backend (``puzzles``: the puzzle of each name the runs use)."""
+    """Do one run in this process: parse (the file, or its ``text`` when given), then the task's reference
+    or its ``solve`` with the named backend (``puzzles``: the puzzle of each name the runs use). A
+    reference that refuses the instance by design (too big for its plain walk) is a SKIPPED sample."""
     puzzle = puzzles[run.puzzle]
     watch = Stopwatch()
     try:
         instance = load(puzzle, run.instance, watch, text=text)
         if run.method == REFERENCE:
             with watch.phase("solve"):
-                found = puzzle.reference(instance, puzzle.task.reference_limit)
-            return Sample(run, "SAT" if found else "UNSAT", watch.times, answers=_answers(found[:1]))
+                status, answers, error = puzzle.task.reference(request(puzzle), instance)
+            return Sample(run, "ERROR" if error and status not in ("SKIPPED",) else status, watch.times,
+                          answers=answers or {}, error=error)
         report = solve(request(puzzle, run.method), instance, watch)
-        return Sample(run, report.status, watch.times, report.size, report.answers)
+        return Sample(run, report.status.value, watch.times, dict(report.size), dict(report.answers))
     except PuzzlesatError as exc:
         return Sample(run, "ERROR", watch.times, error=str(exc))
 
 
-def _answers(solutions: list[Any]) -> dict[str, Any]:
-    return dict(solutions[0].answers()) if solutions else {}
-
-
 def run_all(runs: list[Run], work: Callable[[Run], Sample], jobs: int, timeout: float | None,
             on_done: Callable[[Sample], None] = lambda sample: None) -> list[Sample]:
-    """Run ``work`` on every run in forked children, at most ``jobs`` at a time; a child still running
-    after ``timeout`` seconds is killed and recorded as TIMEOUT (and the method's remaining repeats on
-    that instance are dropped), one that dies as ERROR."""
-    ctx = multiprocessing.get_context("fork")
-    queue = list(runs)
-    running: dict[Connection, tuple[Run, Any, float]] = {}
+    """Run ``work`` on every run in its own killable process (:func:`~puzzlesat.core.runner.run_each`),
+    at most ``jobs`` at a time; a run still going after ``timeout`` seconds is killed and recorded as
+    TIMEOUT (and the method's remaining repeats on that instance are dropped), one that dies as ERROR."""
+    timed_out: set[tuple[str, str]] = set()
     samples: list[Sample] = []
 
-    def finish(sample: Sample) -> None:
+    def dropped(number: int) -> bool:  # its other repeats would time out too: not worth the wait
+        return (runs[number].instance, runs[number].method) in timed_out
+
+    for number, outcome in run_each([partial(work, run) for run in runs], jobs, timeout, dropped):
+        run = runs[number]
+        if outcome.status == "TIMEOUT":
+            timed_out.add((run.instance, run.method))
+        sample = _sample(run, outcome, f"killed after {timeout:g} s" if timeout else "")
         samples.append(sample)
         on_done(sample)
-
-    try:
-        while queue or running:
-            while queue and len(running) < jobs:
-                run = queue.pop(0)
-                receiver, sender = ctx.Pipe(duplex=False)
-                # not a daemon: a run may start processes of its own (portfolio members, timeouts)
-                process = ctx.Process(target=_child, args=(sender, work, run))
-                process.start()
-                sender.close()
-                running[receiver] = (run, process, time.perf_counter())
-            now = time.perf_counter()
-            waits = [start + timeout - now for _, _, start in running.values()] if timeout else []
-            for answered in wait(list(running), max(0.0, min(waits)) if waits else None):
-                conn = cast(Connection, answered)
-                run, process, _ = running.pop(conn)
-                try:
-                    sample: Sample | None = conn.recv()
-                except EOFError:
-                    sample = None
-                process.join()
-                conn.close()
-                finish(sample or Sample(run, "ERROR", error=f"the run died (exit code {process.exitcode})"))
-            now = time.perf_counter()
-            for conn, (run, process, start) in list(running.items()):
-                if timeout and now - start >= timeout:
-                    _kill_group(process)
-                    conn.close()
-                    del running[conn]
-                    finish(Sample(run, "TIMEOUT", error=f"killed after {timeout:g} s"))
-                    # its other repeats would time out too: not worth the wait
-                    queue = [q for q in queue if (q.instance, q.method) != (run.instance, run.method)]
-    finally:
-        for _, process, _ in running.values():
-            _kill_group(process)
     return samples
+
+
+def _sample(run: Run, outcome: Outcome[Sample], timeout_error: str) -> Sample:
+    """The sample a run's outcome holds, or the TIMEOUT or ERROR sample its end means."""
+    if outcome.status == "OK" and outcome.value is not None:
+        return outcome.value
+    return Sample(run, outcome.status, error=timeout_error if outcome.status == "TIMEOUT" else outcome.error)
 
 
 def run_on(executor: Executor, runs: list[Run], puzzles: dict[str, Puzzle[Any, Any, Any]], timeout: float | None,
@@ -190,32 +161,10 @@ def run_on(executor: Executor, runs: list[Run], puzzles: dict[str, Puzzle[Any, A
     samples = []
     for number, outcome in executor.run([partial(measure, puzzles, run, texts[run.instance]) for run in runs],
                                         timeout):
-        run = runs[number]
-        sample = outcome.value if outcome.status == "OK" and outcome.value is not None else \
-            Sample(run, outcome.status, error=outcome.error)
+        sample = _sample(runs[number], outcome, outcome.error)
         samples.append(sample)
         on_done(sample)
     return samples
-
-
-def _child(sender: Connection, work: Callable[[Run], Sample], run: Run) -> None:
-    die_with_parent()
-    os.setpgid(0, 0)  # its own process group, so that a kill also reaches its solver processes (portfolio)
-    try:
-        sample = work(run)
-    except Exception as exc:  # noqa: BLE001  (a bug in one run is that run's ERROR row, with its reason)
-        sample = Sample(run, "ERROR", error=f"{type(exc).__name__}: {exc}")
-    sender.send(sample)
-
-
-def _kill_group(process: multiprocessing.process.BaseProcess) -> None:
-    try:
-        if process.pid is None:  # never started
-            return
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # not yet its own group leader: kill it alone
-        process.kill()
-    process.join()
 
 
 def summarize(samples: Iterable[Sample]) -> list[Row]:
@@ -250,7 +199,7 @@ def _median(samples: list[Sample], phase: str) -> float | None:
 
 def to_json(rows: list[Row], samples: list[Sample]) -> dict[str, Any]:
     """bench.json: the summary rows and every run, led by its schema and puzzlesat's version."""
-    from . import __version__
+    from .. import __version__
 
     return {"schema": "puzzlesat/bench/1", "version": __version__, "rows": [asdict(r) for r in rows],
             "samples": [{**asdict(s.run), "status": s.status, "times": s.times, "size": s.size,

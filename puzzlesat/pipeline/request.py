@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .backends.base import Backend
-from .core.errors import PuzzlesatError
-from .core.options import EncoderOptions
-from .core.puzzle import Puzzle
+from ..backends.base import Backend
+from ..core.errors import PuzzlesatError
+from ..core.options import EncoderOptions
+from ..core.puzzle import Puzzle
+from .optimize import OptimisationMethod
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,8 @@ class Request:
     options: EncoderOptions
     #: seconds for the whole request (None: no limit)
     timeout: float | None = None
-    #: the optimisation method (``core.choices.METHODS``) of an optimisation puzzle, else None
-    method: str | None = None
+    #: the optimisation method of an optimisation puzzle, else None
+    method: OptimisationMethod | None = None
     #: ``--certify``: None (believe the solver), ``strict`` (every claim resting on an UNSAT answer comes
     #: with a checked proof; the backend is the proof-writing one) or ``best-effort`` (the same where the
     #: backend can prove, otherwise the claims are marked uncertified)
@@ -44,6 +45,12 @@ class Request:
     def formula_kind(self) -> str:
         """``cnf`` or ``smt``: what the encoding is, so what the backend must take."""
         return self.puzzle.formula_kind(self.encoding)
+
+    @property
+    def exact_count(self) -> bool:
+        """Whether a count of this request is one exact counter's answer (capability ``count``, e.g.
+        ganak) rather than an enumeration of checked solutions: decided here, once, for every surface."""
+        return "count" in self.backend.capabilities
 
     def require_solving(self) -> None:
         """Refuse, before anything is built, a backend that cannot solve this request's formula."""
@@ -72,11 +79,12 @@ def certifying(resolved: Request, mode: str | None) -> Request:
         return resolved
     if mode not in CERTIFY_MODES:
         raise PuzzlesatError(f"--certify={mode}: expected {' or '.join(CERTIFY_MODES)}")
-    backend = resolved.backend
-    if resolved.method == "z3" or "proof" not in backend.capabilities:
+    backend, method = resolved.backend, resolved.method
+    unprovable = method is not None and not method.certifiable
+    if unprovable or "proof" not in backend.capabilities:
         if mode == "best-effort":
             return replace(resolved, certify=mode)
-        solver = "Z3 Optimize" if resolved.method == "z3" else backend.name
+        solver = (method.title or f"method {method.name}") if method is not None and unprovable else backend.name
         raise PuzzlesatError(f"--certify: {solver} writes no proof of its UNSAT answers; choose a backend that "
                              "does (pysat:cadical195, pysat:glucose4, pysat:lingeling, external:cadical, ...: "
                              "'puzzlesat backends' lists them) or --certify=best-effort")

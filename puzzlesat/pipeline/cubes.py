@@ -26,14 +26,17 @@ from typing import TYPE_CHECKING, Any
 
 from pysat.solvers import Solver
 
-from .core.encoding import Encoding
-from .core.errors import PuzzlesatError, SolverTimeout
-from .formats.varmap import formula_digest
+from ..core.encoding import Encoding
+from ..core.errors import PuzzlesatError, SolverTimeout
+from ..core.timing import Stopwatch
+from ..formats.varmap import formula_digest
+from .report import Claims
+from .request import Request
+from .steps import count_formula
 
 if TYPE_CHECKING:
-    from .core.puzzle import Puzzle
+    from ..core.puzzle import Puzzle
     from .executors import Executor
-    from .request import Request
 
 
 @dataclass(frozen=True)
@@ -139,13 +142,12 @@ def _count_one(request: Request, instance: Any, digest: str, cube: tuple[int, ..
     """One cube's count, where it runs. A task carries the request, the instance and the cube, not the
     formula (megabytes at 10x10, once per cube): the worker builds the formula once per process and
     checks that it is the one that was split (encoders are deterministic, and the digest says so)."""
-    from .solving import count
-
     encoding = _built(request.puzzle, request.encoding, request.options, instance)
     if formula_digest(encoding) != digest:
         raise PuzzlesatError("a worker built another formula than the one that was split (different versions "
                              "of puzzlesat on the cluster?)")
-    return count(request, instance, built=restricted(encoding, cube))
+    watch = Stopwatch()
+    return count_formula(request, instance, restricted(encoding, cube), watch, Claims(request, watch)).found
 
 
 #: the formula a worker process built last, by (puzzle, encoding, options, instance): the cubes of one

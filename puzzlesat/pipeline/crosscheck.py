@@ -1,0 +1,144 @@
+"""Cross-checking: the same instance through several methods (backends, encodings, the reference), each
+under its own limit, all within a budget, their answers compared.
+
+The task plans the methods (:meth:`~.tasks.Task.plan_crosscheck`, built from :mod:`.plans`); this module
+runs them and marks each row. Every solution passes the independent checker; the answers (uniqueness
+included) must agree exactly. A method that refuses an input by design (the reference past its size) is
+a SKIPPED row with its reason, never a disagreement.
+
+Agreement is worth something only between methods that share no code. Each method belongs to a
+*family*: the reference is one; the runs of an encoding are one (they solve the same formula); and
+encodings that share a pre-processing step (a tiling's pruning and anchoring, amphipod's movers,
+dice's game rules) are one family named after that step. On a formula file (``cnf``, ``wcnf``) there
+is no encoder to share: the solvers share only the file reader, so each solver is a family of its own.
+The summary counts families, not runs.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import NotApplicable, PuzzlesatError, SolverTimeout
+
+if TYPE_CHECKING:
+    from .executors import Executor
+
+#: (status, answers or None, error): what running one method gives
+Outcome = tuple[str, dict[str, Any] | None, str]
+
+#: the limit of each method, and of the whole cross-check, when the command line sets none: every
+#: bundled instance is cross-checked within two minutes (methods past the limit are TIMEOUT rows)
+DEFAULT_METHOD_LIMIT = 10.0
+DEFAULT_BUDGET = 100.0
+
+#: statuses that say a method gave no answer, without contradicting anyone
+NO_ANSWER = ("TIMEOUT", "SKIPPED")
+
+
+@dataclass
+class Method:
+    label: str
+    #: methods of one family share an encoding or a pre-processing step (see the module docstring)
+    family: str
+    run: Callable[[float | None], Outcome]
+
+
+@dataclass
+class Row:
+    method: str
+    status: str
+    seconds: float
+    answers: dict[str, Any] | None
+    error: str = ""
+    agrees: bool = False
+    family: str = ""
+    #: under ``--certify``: per claim resting on an UNSAT answer, whether its proof was checked
+    certified: dict[str, bool] | None = None
+
+
+#: the key under which a method's answers carry, under ``--certify``, what its proofs certified; taken out
+#: of the answers (into :attr:`Row.certified`) before they are compared
+CERTIFIED = "certified"
+
+
+def run_methods(methods: list[Method], limit: float | None, budget: float | None = None,
+                executor: Executor | None = None) -> Iterator[Row]:
+    """Run the methods, each under ``limit`` and all within ``budget`` seconds (methods not started when
+    it is spent are SKIPPED rows), and yield each row in plan order, already marked: a row agrees when
+    it has exactly the yardstick's answers, the yardstick being the first row that answered (the
+    reference's, unless it ran out of time or failed). Here, the methods run one after the other and
+    each row comes as its method ends; on an ``executor`` (local processes, a Dask cluster) they run at
+    the same time, and each row comes as soon as every row before it is in."""
+    rows = _rows_on(executor, methods, limit, budget) if executor is not None else _rows_here(methods, limit, budget)
+    expected: dict[str, Any] | None = None
+    for row in rows:
+        if row.answers is not None:
+            row.certified = row.answers.pop(CERTIFIED, None)
+        if row.answers is not None and not row.error:
+            expected = row.answers if expected is None else expected
+            row.agrees = row.answers == expected
+        yield row
+
+
+def _spent(budget: float | None) -> Outcome:
+    return "SKIPPED", None, f"not run: the budget of {budget:g} s is spent"
+
+
+def _rows_here(methods: list[Method], limit: float | None, budget: float | None) -> Iterator[Row]:
+    start = time.perf_counter()
+    for method in methods:
+        left = None if budget is None else budget - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            status, answers, error = _spent(budget)
+            yield Row(method.label, status, 0.0, answers, error, family=method.family)
+            continue
+        this_limit = left if limit is None else limit if left is None else min(limit, left)
+        began = time.perf_counter()
+        status, answers, error = outcome_of(method, this_limit)
+        yield Row(method.label, status, time.perf_counter() - began, answers, error, family=method.family)
+
+
+def outcome_of(method: Method, limit: float | None) -> Outcome:
+    """Run one method; a timeout, a refusal by design and a failure are outcomes, not exceptions."""
+    try:
+        return method.run(limit)
+    except SolverTimeout as exc:
+        return "TIMEOUT", None, str(exc)
+    except NotApplicable as exc:
+        return "SKIPPED", None, str(exc)
+    except PuzzlesatError as exc:
+        return "ERROR", None, str(exc)
+
+
+def _in_budget(method: Method, end: float | None, budget: float | None) -> Outcome:
+    """A method's outcome where it runs, unless its turn came after the budget's end (wall clock, which
+    a worker on this machine shares)."""
+    if end is not None and time.time() >= end:
+        return _spent(budget)
+    return outcome_of(method, None)  # the executor's guard enforces the limit
+
+
+def _rows_on(executor: Executor, methods: list[Method], limit: float | None, budget: float | None) -> Iterator[Row]:
+    """Every method as one task on ``executor`` (its own hard limit is the executor's guard)."""
+    end = None if budget is None else time.time() + budget
+    done: dict[int, Row] = {}
+    following = 0
+    for number, ran in executor.run([partial(_in_budget, method, end, budget) for method in methods], limit):
+        method = methods[number]
+        if ran.status == "OK" and ran.value is not None:
+            status, answers, error = ran.value
+        else:
+            status, answers, error = ran.status, None, ran.error
+        seconds = 0.0 if status == "SKIPPED" else ran.seconds
+        done[number] = Row(method.label, status, seconds, answers, error, family=method.family)
+        while following in done:
+            yield done.pop(following)
+            following += 1
+
+
+def independent_agreement(rows: list[Row]) -> int:
+    """How many families (methods that share no code) gave the yardstick's answers."""
+    return len({row.family for row in rows if row.agrees})

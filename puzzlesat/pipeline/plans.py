@@ -1,0 +1,143 @@
+"""The cross-check plans the general tasks use: which methods compare which answers. Each plan takes the
+task's own ``solve`` (or count) and ``reference``, so a method of a cross-check is the same code as the
+command of the same name: nothing here decides again how to solve.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..backends import get_backend
+from ..backends.forking import call_with_timeout
+from ..core.options import EncoderOptions
+from ..core.puzzle import Puzzle
+from ..core.timing import Stopwatch
+from .crosscheck import CERTIFIED, Method, Outcome
+from .optimize import METHODS
+from .report import Report
+from .request import Request, certifying
+
+#: a task's solve, and its reference (the solver-free answers, see :meth:`~.tasks.Task.reference`)
+Solve = Callable[[Request, Any, Stopwatch], Report]
+Reference = Callable[[Request, Any], Outcome]
+
+
+def family(puzzle: Puzzle[Any, Any, Any], kind: str, backend: str = "") -> str:
+    """The family of a method (see :mod:`.crosscheck`): on a formula file, the solver itself."""
+    if puzzle.solvers_independent:
+        return backend
+    return puzzle.shared_steps.get(kind, kind)
+
+
+def label(puzzle: Puzzle[Any, Any, Any], name: str, kind: str) -> str:
+    """``backend [encoding]``, or ``backend [encoding, shared step]`` when the encoding shares one."""
+    shared = puzzle.shared_steps.get(kind)
+    return f"{name} [{kind}, {shared}]" if shared else f"{name} [{kind}]"
+
+
+def reference_method(answers: Callable[[], Outcome]) -> Method:
+    """The solver-free method, killed at the limit like every backend (a jig's search can take long)."""
+    return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"))
+
+
+def certified(report: Report) -> dict[str, Any]:
+    """What ``report``'s proofs certified, under the CERTIFIED key; nothing without --certify."""
+    return {CERTIFIED: report.certified()} if report.certificates else {}
+
+
+def solved(solve: Solve, request: Request, instance: Any, proof_key: str | None = None) -> Callable[[float | None], Outcome]:
+    """A method that solves the request under the method's limit: its answers without the proof flag
+    (``optimal``, ``exact``)."""
+    def run(limit: float | None) -> Outcome:
+        report = solve(replace(request, timeout=limit), instance, Stopwatch())
+        answers = {k: v for k, v in report.answers.items() if k != proof_key}
+        return report.status.value, answers | certified(report), ""
+    return run
+
+
+def on_backend(base: Request, backend: str, encoding: str | None = None, method: str | None = None) -> Request:
+    """The request of one method: ``base``'s puzzle, options and ``--certify`` on another backend,
+    encoding or method, resolved by the puzzle's task like any other request."""
+    puzzle = base.puzzle
+    return certifying(puzzle.task.request(puzzle, backend, encoding, base.options, None, method), base.certify)
+
+
+def encodings_of(puzzle: Puzzle[Any, Any, Any], name: str) -> list[str]:
+    """The puzzle's encodings the named backend can take."""
+    backend = get_backend(name)
+    return [kind for kind in puzzle.encodings
+            if ("sat" if puzzle.formula_kind(kind) == "cnf" else "smt") in backend.capabilities]
+
+
+def plan_solutions(request: Request, instance: Any, backends: list[str], solve: Solve,
+                   reference: Reference) -> list[Method]:
+    """The reference, then one solve (with the uniqueness proof when the task proves one) per backend
+    and encoding it can take."""
+    puzzle = request.puzzle
+    methods = [reference_method(lambda: reference(request, instance))]
+    for name in backends:
+        for kind in encodings_of(puzzle, name):
+            method = on_backend(request, name, kind)
+            methods.append(Method(label(puzzle, method.backend.name, kind), family(puzzle, kind, method.backend.name),
+                                  solved(solve, method, instance)))
+    return methods
+
+
+def plan_optima(request: Request, instance: Any, backends: list[str], solve: Solve,
+                reference: Reference) -> list[Method]:
+    """Every encoding with every optimisation method that fits it, against the reference's optimum."""
+    puzzle = request.puzzle
+    methods = [reference_method(lambda: reference(request, instance))]
+    for kind in puzzle.encodings:
+        for strategy in METHODS.values():
+            if strategy.formula != puzzle.formula_kind(kind):
+                continue
+            if not strategy.certifiable and request.certify == "strict":
+                continue  # its optimum comes with nothing a checker can read
+            names = [strategy.own_backend] if strategy.own_backend else backends
+            for name in names:
+                if not strategy.takes(get_backend(name)):
+                    continue  # RC2 on PySAT's solvers only, an outside MaxSAT solver's own method on it only
+                optimum = on_backend(request, name, kind, strategy.name)
+                methods.append(Method(label(puzzle, f"{strategy.name} on {optimum.backend.name}", kind),
+                                      family(puzzle, kind, optimum.backend.name),
+                                      solved(solve, optimum, instance, "optimal")))
+    return methods
+
+
+def count_answers(puzzle: Puzzle[Any, Any, Any], base: EncoderOptions,
+                  counter: Callable[[EncoderOptions], int]) -> tuple[str, dict[str, int]]:
+    """(status, counts): every count the puzzle reports (a tiling's solutions and its symmetry
+    classes), each by ``counter`` with the options of that count; the status is UNSAT when there is no
+    solution at all."""
+    counts = {label: counter(options) for label, options in puzzle.count_variants(base)}
+    return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts
+
+
+def plan_counts(request: Request, instance: Any, backends: list[str],
+                count: Callable[[Request, Any], Report]) -> list[Method]:
+    """Counts from the reference search, the puzzle's other solver-free counters, and the task's count
+    on every backend and encoding."""
+    puzzle = request.puzzle
+
+    def reference_counts() -> Outcome:
+        return *count_answers(puzzle, request.options, lambda options: len(puzzle.reference(instance, None, options))), ""
+
+    methods = [reference_method(reference_counts)]
+    for name, counter in puzzle.other_counts().items():
+        def other(limit: float | None, counter: Callable[[Any, Any], int] = counter, name: str = name) -> Outcome:
+            return call_with_timeout(lambda: (*count_answers(puzzle, request.options,
+                                                             lambda options: counter(instance, options)), ""),
+                                     limit, name)
+        methods.append(Method(name, name, other))
+    for name in backends:
+        for kind in encodings_of(puzzle, name):
+            counting = on_backend(request, name, kind)
+
+            def run(limit: float | None, counting: Request = counting) -> Outcome:
+                report = count(replace(counting, timeout=limit), instance)
+                return report.status.value, dict(report.answers) | certified(report), ""
+            methods.append(Method(label(puzzle, counting.backend.name, kind),
+                                  family(puzzle, kind, counting.backend.name), run))
+    return methods

@@ -1,0 +1,111 @@
+"""What a task learned about one instance: a frozen :class:`Report`, returned by the task and printed by
+the surfaces (``--json`` is :meth:`Report.to_json`). Nobody fills one in after it is made; a task that
+gathers answers in several steps keeps them in locals (or a :class:`Claims`) and builds the report once.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import CheckFailed
+from ..core.result import Status
+from ..core.timing import Stopwatch
+from ..proofs.certificate import Certificate
+
+if TYPE_CHECKING:
+    from ..core.puzzle import Solution
+    from ..formats.picture import Picture
+    from .request import Request
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything ``solve`` or ``count`` learned, in the shape ``--json`` prints."""
+
+    puzzle: str
+    source: str
+    backend: str
+    encoding: str
+    status: Status
+    solution: Solution | None = None
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    #: every solution reported (or, for a count, counted) passed the independent checker
+    checked: bool = False
+    size: Mapping[str, int] = field(default_factory=dict)
+    times: Mapping[str, float] = field(default_factory=dict)
+    #: the backend that answered each solver call; differs from ``backend`` for a portfolio (the winners)
+    solved_by: tuple[str, ...] = ()
+    #: under ``--certify``, per claim resting on an UNSAT answer (``unique``, ``optimal``, ``unsat``, a
+    #: count's label), its checked proof, or None where the backend could not prove (best-effort)
+    certificates: Mapping[str, Certificate | None] = field(default_factory=dict)
+    #: counts only: how they were made (``exact counter``, ``enumeration``, ``cube and conquer``) and
+    #: whether they are complete (False: stopped at ``--limit``, so each means "at least")
+    counted_by: str = ""
+    complete: bool = True
+    #: counts only: the solutions of the first count, when they were asked to be listed
+    solutions: tuple[Solution, ...] = ()
+    #: cube and conquer: per count label, the cubes' number, the refuted ones and the slowest cube times
+    cubes: Mapping[str, Any] = field(default_factory=dict)
+    #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
+    draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's rich display: the solution as the SVG picture ``--svg`` writes."""
+        if self.solution is None or self.draw is None:
+            return None
+        from ..formats.picture import to_svg
+
+        return to_svg(self.draw(self.solution))
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as ``--json`` prints it (a count adds ``method`` and ``complete``)."""
+        out: dict[str, Any] = {
+            "puzzle": self.puzzle, "source": self.source, "backend": self.backend, "encoding": self.encoding,
+            "status": self.status.value, "answers": dict(self.answers), "checked": self.checked,
+            "solved_by": list(self.solved_by), "size": dict(self.size),
+            "times": {k: round(v, 6) for k, v in self.times.items()}}
+        if self.cubes:
+            out["cubes"] = dict(self.cubes)
+        if self.certificates:
+            out["certified"] = self.certified()
+            out["certificates"] = {claim: cert.to_json() for claim, cert in self.certificates.items() if cert}
+        if self.counted_by:
+            out["method"] = self.counted_by
+            out["complete"] = self.complete
+        return out
+
+    def certified(self) -> dict[str, bool]:
+        """Per claim under ``--certify``, whether its proof was checked (empty without --certify)."""
+        return {claim: cert is not None for claim, cert in self.certificates.items()}
+
+
+class Claims:
+    """The certificates of one request's claims, gathered while it runs (see :attr:`Report.certificates`)."""
+
+    def __init__(self, request: Request, watch: Stopwatch) -> None:
+        self.request = request
+        self.watch = watch
+        self.certificates: dict[str, Certificate | None] = {}
+
+    def claim(self, claim: str, certificate: Certificate | None) -> None:
+        """Record what backs ``claim`` (an UNSAT answer) under ``--certify``; the proof's checking time
+        moves from the ``solve`` phase, where the session spent it, to a ``certify`` phase of its own."""
+        if self.request.certify is None:
+            return
+        if certificate is None and self.request.proving:
+            raise CheckFailed(f"{self.request.backend.name}: an UNSAT answer came without its proof")
+        self.certificates[claim] = certificate
+        if certificate is not None:
+            times = self.watch.times
+            times["certify"] = times.get("certify", 0.0) + certificate.seconds
+            times["solve"] = max(0.0, times.get("solve", 0.0) - certificate.seconds)
+
+    def merge(self, certificates: Mapping[str, Certificate | None]) -> None:
+        """Claims certified elsewhere (a forked child), already with their times."""
+        self.certificates.update(certificates)
+
+
+def answered(first: int) -> Status:
+    """The status of a count, from its first number: SAT when there is a solution at all."""
+    return Status.SAT if first else Status.UNSAT

@@ -1,0 +1,54 @@
+"""Satisfy, and prove unique: the solve of :class:`~.tasks.Satisfy`.
+
+A solution is reported only after the independent checker accepted it; uniqueness is claimed only when
+the solver answered UNSAT with the first solution blocked.
+"""
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from ..core.result import Status
+from ..core.timing import Deadline, Stopwatch
+from .report import Claims, Report
+from .request import Request
+from .steps import checked_solution
+
+
+def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopwatch) -> Report:
+    """A checked solution; with ``unique``, a second search with the first solution blocked proves it
+    unique (UNSAT) or refutes it (a second checked solution)."""
+    puzzle, backend = request.puzzle, request.backend
+    request.require_solving()
+    if unique:
+        backend.require("enumerate")
+    deadline = Deadline(request.timeout)
+    with watch.phase("encode"):
+        encoding = puzzle.encode(instance, request.encoding, request.options)
+    claims = Claims(request, watch)
+    with watch.phase("solve"):
+        session = backend.open(encoding)
+    with session, closing(session.models(deadline.left())) as results:  # a second model disproves uniqueness
+        with watch.phase("solve"):
+            first = next(results)
+        report = Report(puzzle.name, getattr(instance, "source", ""), backend.name, request.encoding, first.status,
+                        size=encoding.size(), times=watch.times, solved_by=(first.backend,),
+                        draw=partial(puzzle.picture, instance))
+        if first.status == Status.UNSAT:
+            claims.claim("unsat", first.certificate)
+        if first.status != Status.SAT or first.model is None:
+            return replace(report, certificates=claims.certificates)
+        solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
+        answers = dict(solution.answers())
+        if unique:
+            with watch.phase("solve"):
+                second = next(results)
+            if second.status == Status.SAT and second.model is not None:
+                checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
+            if second.status == Status.UNSAT:
+                claims.claim("unique", second.certificate)
+            answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
+            report = replace(report, solved_by=report.solved_by + (second.backend,))
+    return replace(report, solution=solution, checked=True, answers=answers, certificates=claims.certificates)

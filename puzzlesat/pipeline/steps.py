@@ -1,0 +1,124 @@
+"""The steps every task is made of: read an instance, decode and check a model, count one formula's
+solutions. Written once here; the tasks (:mod:`.tasks`) put them together.
+
+A solution is reported only after the independent checker accepted it; a count by enumeration is exact
+only because its last search was UNSAT.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.encoding import Encoding
+from ..core.errors import CheckFailed, PuzzlesatError
+from ..core.files import read_text
+from ..core.model import CnfModel, SmtModel
+from ..core.puzzle import Puzzle, Solution
+from ..core.result import Status
+from ..core.timing import Deadline, Stopwatch
+from .report import Claims
+from .request import Request
+
+
+def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,
+         **reading: Any) -> Any:
+    """Read and parse one instance file (``-`` = stdin), or ``text`` already read from it (export and
+    decode hash what they parse). ``reading`` holds the options that say how to read it (a rectangular
+    jigsaw's rows and cols, amphipod's unfold); each puzzle accepts its own."""
+    watch = watch or Stopwatch()
+    for option in reading:
+        if option not in puzzle.reading_options:
+            flag = "--no-unfold" if option == "unfold" else f"--{option.replace('_', '-')}"
+            raise PuzzlesatError(f"{flag} does not apply to {puzzle.name}")
+    with watch.phase("parse"):
+        return puzzle.parse(read_text(path) if text is None else text, path, **reading)
+
+
+def checked_solution(puzzle: Puzzle[Any, Any, Any], instance: Any, encoding: Encoding, model: CnfModel | SmtModel,
+                     backend: str, watch: Stopwatch) -> Solution:
+    """Decode a model and run the independent checker; a violation means a wrong backend or encoding."""
+    with watch.phase("decode"):
+        solution: Solution = puzzle.decode(instance, encoding, model)
+    with watch.phase("check"):
+        problems = puzzle.check(instance, solution)
+    if problems:
+        raise CheckFailed(f"{backend} returned a solution that breaks the rules: {problems[0]}")
+    return solution
+
+
+@dataclass
+class Tally:
+    """What counting one formula gave: the number, the formula's size, the backends that answered."""
+
+    found: int
+    size: dict[str, int]
+    solved_by: list[str] = field(default_factory=list)
+
+    def answered(self, backend: str) -> None:
+        if backend and backend not in self.solved_by:
+            self.solved_by.append(backend)
+
+
+def refuse_uncountable(request: Request, listing: bool) -> None:
+    """Refuse, before anything is encoded, a count the request's backend cannot make: listing solutions
+    with an exact counter, or enumerating with a backend that cannot solve or block."""
+    backend = request.backend
+    if request.exact_count:
+        if listing:
+            raise PuzzlesatError(f"{backend.name} counts without enumerating: --list, --limit and --jsonl need "
+                                 "an enumerating backend")
+        backend.require("count")
+    else:
+        request.require_solving()
+        backend.require("enumerate")
+
+
+def count_formula(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, claims: Claims,
+                  claim: str = "solutions", on_solution: Callable[[Solution], None] | None = None,
+                  limit: int | None = None) -> Tally:
+    """Count ``encoding``'s solutions projected on its ``show`` set: with an exact counter (capability
+    ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT.
+    Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
+    With ``limit``, stop once that many are found (the result then means "at least ``limit``").
+    Under ``--certify`` the certificate for ``claim`` is the last search's checked proof: it refutes the
+    formula with every blocking clause added, so no solution was left uncounted."""
+    puzzle, backend = request.puzzle, request.backend
+    tally = Tally(0, encoding.size())
+    if request.exact_count:
+        with watch.phase("solve"):
+            tally.found = backend.count(encoding, request.timeout)
+        tally.answered(backend.name)
+        claims.claim(claim, None)
+        return tally
+    deadline = Deadline(request.timeout)
+    with watch.phase("solve"):
+        session = backend.open(encoding)
+    with session, closing(session.models(deadline.left())) as results:
+        while True:
+            with watch.phase("solve"):
+                result = next(results)
+            tally.answered(result.backend)
+            if result.status == Status.UNSAT:
+                claims.claim(claim, result.certificate)
+                return tally
+            if result.status != Status.SAT or result.model is None:
+                raise CheckFailed(f"{backend.name} gave no answer ({result.status.value}) after {tally.found} "
+                                  "solutions")
+            solution = checked_solution(puzzle, instance, encoding, result.model, backend.name, watch)
+            tally.found += 1
+            if on_solution is not None:
+                on_solution(solution)
+            if tally.found == limit:
+                return tally
+
+
+def count_solutions(request: Request, instance: Any, watch: Stopwatch | None = None, limit: int | None = None) -> int:
+    """The number of solutions of the one formula the request's options ask for (a tiling's
+    ``break_symmetry`` picks all layouts or one per class), by :func:`count_formula`."""
+    watch = watch or Stopwatch()
+    refuse_uncountable(request, limit is not None)
+    with watch.phase("encode"):
+        encoding = request.puzzle.encode(instance, request.encoding, request.options)
+    return count_formula(request, instance, encoding, watch, Claims(request, watch), limit=limit).found

@@ -1,0 +1,320 @@
+"""What a puzzle asks for, as a strategy object the puzzle holds: its *task*, the one implementation of
+``solve``, ``count``, the cross-check's methods and the reference's answers for that kind of question.
+
+Every surface (the command line, the Python API, ``crosscheck``, ``bench``, ``count --cubes``, the
+executors) calls the task and decides nothing again. Two tasks are general and live here:
+
+- :class:`Satisfy`: find a checked solution and, where the puzzle promises one solution, prove it
+  unique (a second search that must be UNSAT); count by enumeration or an exact counter;
+- :class:`Optimize`: a proven optimum by one of :data:`~.optimize.METHODS`; counting is refused.
+
+A puzzle with a mode of its own brings its task in its own package (dice: ``encoders/dice/task.py``).
+:func:`solve` and :func:`count` at the bottom are what the surfaces call.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from ..backends import DEFAULT_BACKEND, Backend, available_backends, get_backend
+from ..backends.forking import run_forked
+from ..core.errors import CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
+from ..core.options import EncoderOptions
+from ..core.puzzle import Puzzle, Solution
+from ..core.result import Status
+from ..core.timing import Deadline, Stopwatch
+from .crosscheck import Method, Outcome, Row, run_methods
+from .optimize import method_named
+from .plans import plan_counts, plan_optima, plan_solutions
+from .report import Claims, Report, answered
+from .request import Request, encoding_for
+from .satisfy import solve_satisfying
+from .steps import Tally, checked_solution, count_formula, refuse_uncountable
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .executors import Executor
+
+
+@dataclass(frozen=True)
+class Cubing:
+    """``count --cubes``: split each count into cubes ``depth`` splits deep (None: automatic) and count
+    them on ``executor``, each cube under the request's time limit."""
+
+    depth: int | None
+    executor: Executor
+
+
+class Task(ABC):
+    """One mode of solving: how a request is resolved, how ``solve`` answers, what ``count`` counts,
+    which methods ``crosscheck`` compares and on which backends, and what the reference answers."""
+
+    #: command-line options that apply to this task (``method``, ``steps``, ``player``); others are refused
+    options: frozenset[str] = frozenset()
+    #: solutions asked of the reference: 2 where uniqueness is part of the answer
+    reference_limit: int = 1
+    #: ``count`` and the reference's ``limit=None`` list solutions, so their numbers can be compared
+    counts_solutions: bool = False
+
+    def refuse_options(self, puzzle: Puzzle[Any, Any, Any], **given: Any) -> None:
+        """A one-line error for an option set on the command line that this task does not take."""
+        for name, value in given.items():
+            if value and name not in self.options:
+                raise PuzzlesatError(f"--{name} does not apply to {puzzle.name}")
+
+    @staticmethod
+    def backend_for(puzzle: Puzzle[Any, Any, Any], backend: str | None) -> Backend:
+        """The backend named, else the puzzle's measured fastest, else the toolkit's default."""
+        return get_backend(backend or puzzle.default_backend or DEFAULT_BACKEND)
+
+    def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
+                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+        """The request with this task's defaults: :meth:`backend_for` and the puzzle's first encoding."""
+        self.refuse_options(puzzle, method=method)
+        return Request(puzzle, self.backend_for(puzzle, backend), encoding_for(puzzle, encoding), options, timeout)
+
+    @abstractmethod
+    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+        """The checked answers of one instance (see the subclasses for what is proven)."""
+
+    def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
+              limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
+              cubes: Cubing | None = None) -> Report:
+        """Every count of ``puzzle.count_variants()``, as a report whose answers are the counts by label:
+        in one search each (forked side by side), each stopped at ``limit`` when given, the first one's
+        solutions kept with ``listing``; with ``on_solution``, only the first count, here, each solution
+        passed on as it is found; with ``cubes``, by cube and conquer."""
+        if cubes is not None:
+            return self._count_by_cubes(request, instance, watch, listing or limit is not None, cubes)
+        refuse_uncountable(request, listing or limit is not None or on_solution is not None)
+        variants = request.puzzle.count_variants(request.options)[:1 if on_solution else None]
+        with watch.phase("encode"):  # one after the other: the encodes share per-instance work
+            built = [request.puzzle.encode(instance, request.encoding, options) for _, options in variants]
+        claims = Claims(request, watch)
+        listed: list[Solution] = []
+        if on_solution is not None:
+            label = variants[0][0]
+            tallies = [count_formula(request, instance, built[0], watch, claims, label, on_solution, limit)]
+        else:
+            tallies = _count_side_by_side(request, instance, watch, claims, variants, built, listed if listing else None,
+                                          limit)
+        counts = {label: tally.found for (label, _), tally in zip(variants, tallies)}
+        solved_by = tuple(dict.fromkeys(name for tally in tallies for name in tally.solved_by))
+        return _count_report(request, instance, watch, counts, tallies[0].size, solved_by, claims,
+                             "exact counter" if request.exact_count else "enumeration",
+                             limit is None or all(found < limit for found in counts.values()), tuple(listed))
+
+    def _count_by_cubes(self, request: Request, instance: Any, watch: Stopwatch, listing: bool,
+                        cubes: Cubing) -> Report:
+        from .cubes import count_variants_by_cubes
+
+        if request.certify:
+            raise PuzzlesatError("--cubes counts cube by cube, each ending in its own UNSAT answer: --certify "
+                                 "checks the proof of one search, so count without --cubes")
+        if listing:
+            raise PuzzlesatError("--cubes counts cube by cube: --list and --limit count in one search")
+        refuse_uncountable(request, False)
+        with watch.phase("solve"):
+            counted = count_variants_by_cubes(request, instance, cubes.depth, cubes.executor, request.timeout)
+        engine = cubes.executor
+        shape = {label: {"executor": engine.name, "workers": engine.workers, "cubes": len(cubed.cubes),
+                         "refuted": cubed.refuted, "seconds": [round(t, 4) for t in cubed.seconds],
+                         "slowest": [{"seconds": round(t, 4), "cube": list(cube)} for t, cube in cubed.slowest()]}
+                 for label, (_, cubed) in counted.items()}
+        report = _count_report(request, instance, watch, {label: total for label, (total, _) in counted.items()},
+                               {}, (), Claims(request, watch), "cube and conquer", True, ())
+        return replace(report, cubes=shape)
+
+    def reference(self, request: Request, instance: Any) -> Outcome:
+        """The solver-free method's answers (a cross-check's yardstick, bench's baseline): its first
+        solution, checked, and, where uniqueness is part of the answer, whether it is the only one. A
+        reference that refuses the input by design (:class:`NotApplicable`) is SKIPPED, with why."""
+        puzzle, unique = request.puzzle, self.reference_limit > 1
+        try:
+            solutions = puzzle.reference(instance, self.reference_limit, request.options)
+        except NotApplicable as exc:
+            return "SKIPPED", None, str(exc)
+        if not solutions:
+            return "UNSAT", {}, ""
+        problems = puzzle.check(instance, solutions[0])
+        if problems:
+            return "SAT", None, f"checker rejected: {problems[0]}"
+        answers = dict(solutions[0].answers())
+        if unique:
+            answers["unique"] = len(solutions) == 1
+        return "SAT", answers, ""
+
+    def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
+        """The backends a cross-check runs when none are named: every available one that can take one
+        of the puzzle's encodings."""
+        wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
+        return [b.name for b in available_backends() if b.capabilities & wanted]
+
+    def plan_crosscheck(self, request: Request, instance: Any, backends: list[str], by_count: bool = False) -> list[Method]:
+        """The methods of a cross-check of the answers, the reference first; ``request`` carries the
+        encoder options every method shares. With ``by_count`` (or for a puzzle whose solve returns one
+        of several solutions), the solution counts are compared."""
+        puzzle = request.puzzle
+        if by_count or puzzle.crosscheck_by_count:
+            if not self.counts_solutions:
+                raise PuzzlesatError(f"{puzzle.name} has no solution count to compare")
+            return plan_counts(request, instance, backends, partial(_counts_of, self))
+        return self.plan_answers(request, instance, backends)
+
+    @abstractmethod
+    def plan_answers(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        """The methods of a cross-check of the answers ``solve`` gives."""
+
+
+def _counts_of(task: Task, request: Request, instance: Any) -> Report:
+    return task.count(request, instance, Stopwatch())
+
+
+def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claims: Claims,
+                        variants: tuple[tuple[str, Any], ...], built: list[Any], listed: list[Solution] | None,
+                        limit: int | None) -> list[Tally]:
+    """Each formula counted in its own forked child at the same time, so the wall time is the slower
+    search's rather than the sum (zhurgut_9x9, both counts with glucose4: 24-31 s against 45-48 s one
+    after the other). The children's phase times merge phase by phase as the longest, the wall time of
+    that phase; ``listed`` receives the first count's solutions."""
+    deadline = Deadline(request.timeout)
+
+    def one(number: int) -> tuple[Tally, list[Solution], dict[str, float], dict[str, Any]]:
+        child_watch, child_listed = Stopwatch(), list[Solution]()
+        child = replace(request, options=variants[number][1], timeout=None)
+        child_claims = Claims(child, child_watch)
+        keep = child_listed.append if listed is not None and number == 0 else None
+        tally = count_formula(child, instance, built[number], child_watch, child_claims, variants[number][0], keep,
+                              limit)
+        return tally, child_listed, child_watch.times, child_claims.certificates
+
+    try:
+        results = run_forked([partial(one, number) for number in range(len(variants))], deadline.left(),
+                             request.backend.name)
+    except SolverTimeout:  # name the limit the user gave, not what the encodes left of it
+        raise SolverTimeout(request.backend.name, request.timeout or 0.0) from None
+    for _, child_listed, times, certificates in results:
+        for phase, seconds in times.items():
+            watch.times[phase] = max(watch.times.get(phase, 0.0), seconds)
+        claims.merge(certificates)
+    if listed is not None:
+        listed.extend(results[0][1])
+    return [tally for tally, _, _, _ in results]
+
+
+def _count_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], size: dict[str, int],
+                  solved_by: tuple[str, ...], claims: Claims, counted_by: str, complete: bool,
+                  listed: tuple[Solution, ...]) -> Report:
+    """A count's report: the counts by label; checked when every counted solution passed the checker."""
+    return Report(request.puzzle.name, getattr(instance, "source", ""), request.backend.name, request.encoding,
+                  answered(next(iter(counts.values()))), answers=counts, checked=not request.exact_count, size=size,
+                  times=watch.times, solved_by=solved_by, certificates=claims.certificates, counted_by=counted_by,
+                  complete=complete, solutions=listed, draw=partial(request.puzzle.picture, instance))
+
+
+class Satisfy(Task):
+    """A checked solution; with ``unique``, also the proof that there is no other one. ``solving`` holds
+    encoder options for finding one solution, used where the request leaves them ``None`` (a tiling
+    breaks symmetry to solve, though its counts and exports keep every solution)."""
+
+    counts_solutions = True
+
+    def __init__(self, unique: bool = False, solving: dict[str, object] | None = None) -> None:
+        self.unique = unique
+        self.reference_limit = 2 if unique else 1
+        self.solving = solving or {}
+
+    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+        unset = {name: value for name, value in self.solving.items() if getattr(request.options, name) is None}
+        return solve_satisfying(replace(request, options=replace(request.options, **unset)), instance,
+                                self.unique, watch)
+
+    def plan_answers(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        return plan_solutions(request, instance, backends, self.solve, self.reference)
+
+
+class Optimize(Task):
+    """A proven optimum. ``method`` is the default optimisation method on CNF encodings (SMT ones use
+    Z3 Optimize); ``tuned`` names, per encoding, the method and backend measured fastest on it, used
+    when the command line chooses neither."""
+
+    options = frozenset({"method", "steps"})
+
+    def __init__(self, method: str, tuned: dict[str, tuple[str, str]] | None = None) -> None:
+        self.method = method
+        self.tuned = tuned or {}
+
+    def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
+                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+        """The method asked for, else the one tuned for the encoding, else the default (Z3 Optimize on
+        an SMT encoding); the backend likewise (the method's own, when it has one: z3 for Z3 Optimize)."""
+        kind = encoding_for(puzzle, encoding)
+        tuned_method, tuned_backend = self.tuned.get(kind, (None, None))
+        chosen = get_backend(backend) if backend else None
+        if chosen is not None and "optimize" in chosen.capabilities:  # a MaxSAT solver of its own
+            method = method or "maxsat"
+        strategy = method_named(method or tuned_method or (self.method if puzzle.formula_kind(kind) == "cnf" else "z3"))
+        if strategy.own_backend is not None:
+            chosen = get_backend(strategy.own_backend)
+        elif chosen is None:
+            chosen = self.backend_for(puzzle, tuned_backend)
+        return Request(puzzle, chosen, kind, options, timeout, strategy)
+
+    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+        """Optimise with the request's method; the checker replays the decoded plan and must find the
+        proven cost."""
+        puzzle, method = request.puzzle, request.method or method_named(self.method)
+        with watch.phase("encode"):
+            encoding = puzzle.encode(instance, request.encoding, request.options)
+        backend = f"{request.backend.name} ({method.name})"
+        with watch.phase("solve"):
+            optimum = method.optimize(encoding, request.backend, request.timeout, certify=request.proving)
+        claims = Claims(request, watch)
+        claims.claim("optimal" if optimum.status == Status.SAT else "unsat", optimum.certificate)
+        report = Report(puzzle.name, getattr(instance, "source", ""), backend, request.encoding, optimum.status,
+                        size=encoding.size(), times=watch.times, solved_by=(optimum.solved_by or request.backend.name,),
+                        certificates=claims.certificates, draw=partial(puzzle.picture, instance))
+        if optimum.status != Status.SAT or optimum.model is None:
+            return report
+        solution = checked_solution(puzzle, instance, encoding, optimum.model, backend, watch)
+        total = sum(solution.answers().values())
+        if total != optimum.cost:
+            raise CheckFailed(f"{backend}: the decoded plans cost {total}, the solver claimed {optimum.cost}")
+        return replace(report, solution=solution, checked=True, answers=dict(solution.answers()) | {"optimal": True})
+
+    def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
+              limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
+              cubes: Cubing | None = None) -> Report:
+        raise PuzzlesatError(f"{request.puzzle.name} is an optimisation puzzle: its legal plans are too many to "
+                             "count and not what is asked; 'solve' proves the optimum")
+
+    def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
+        """The puzzle's default backend: the methods are the variety."""
+        return [puzzle.default_backend or DEFAULT_BACKEND]
+
+    def plan_answers(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        return plan_optima(request, instance, backends, self.solve, self.reference)
+
+
+def solve(request: Request, instance: Any, watch: Stopwatch | None = None) -> Report:
+    """Solve one instance as the puzzle's task asks (a unique solution proven, an optimum proven, the
+    universes counted, ...): every reported solution has passed the independent checker."""
+    return request.puzzle.task.solve(request, instance, watch or Stopwatch())
+
+
+def count(request: Request, instance: Any, watch: Stopwatch | None = None, listing: bool = False,
+          limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
+          cubes: Cubing | None = None) -> Report:
+    """Count as the puzzle's task counts (see :meth:`Task.count`)."""
+    return request.puzzle.task.count(request, instance, watch or Stopwatch(), listing, limit, on_solution, cubes)
+
+
+def crosscheck(request: Request, instance: Any, backends: list[str], by_count: bool = False,
+               budget: float | None = None, executor: Executor | None = None) -> list[Row]:
+    """Every method's row of the task's cross-check, the reference first; the request's time limit is
+    each method's (see :func:`~.crosscheck.run_methods`)."""
+    methods = request.puzzle.task.plan_crosscheck(request, instance, backends, by_count)
+    return list(run_methods(methods, request.timeout, budget, executor))
