@@ -22,15 +22,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from run import update_benchmarks  # noqa: E402  (bench/run.py's section writer, one way to update BENCHMARKS.md)
 
-#: everyday commands, each of a few seconds at most: start-up, every puzzle's solve, counts, a cross-check
+#: every command of README's tour (the bench run aside: it times its own runs), plus start-up and the
+#: larger counts: each of a few seconds at most
 COMMANDS = (
     ("--help",),
+    ("solve", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt"),
     ("solve", "aquarium", "instances/aquarium/pa-15x15-hard-1013539.txt"),
+    ("crosscheck", "aquarium", "instances/aquarium/pa-15x15-hard-1013539.txt", "--backends",
+     "cadical,kissat,glucose,minisat,z3,external:cadical"),
+    ("solve", "jigsaw", "instances/aoc/2020-20/example.txt"),
     ("solve", "jigsaw", "instances/aoc/2020-20/generated-1.txt"),
     ("count", "jigsaw", "instances/aoc/2020-20/example.txt", "--backend", "cadical"),
+    ("count", "jig", "instances/jig/matt5x5.jig"),
     ("count", "jig", "instances/jig/zhurgut_12x7.jig"),
+    ("solve", "amphipod", "instances/aoc/2021-23/example.txt"),
     ("solve", "amphipod", "instances/aoc/2021-23/generated-1.txt"),
+    ("solve", "dice", "instances/aoc/2021-21/example.txt"),
     ("solve", "dice", "instances/aoc/2021-21/generated-1.txt"),
+    ("crosscheck", "dice", "instances/aoc/2021-21/example.txt", "--target", "10", "--backends", "frontier,d4,z3"),
+    ("solve", "aquarium", "instances/aquarium/pa-15x15-hard-1013539.txt", "-b", "portfolio:cadical,glucose,kissat"),
+    ("count", "jig", "instances/jig/zhurgut_8x8.jig", "--cubes", "4", "--executor", "local:2"),
     ("crosscheck", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt", "--backends", "cadical,z3"),
 )
 

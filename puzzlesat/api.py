@@ -38,11 +38,10 @@ if TYPE_CHECKING:
 
 
 class _Decodable:
-    """What :func:`decode` reads back from a formula :func:`encode` made: the puzzle, the instance, the
-    encoding, and the caller's id of each of its variables. Kept by ``copy()`` (PySAT's ``copy`` makes a
-    plain formula, which would forget it)."""
+    """What :func:`decode` reads back from a formula :func:`encode` made: the puzzle, the instance and
+    the encoding. Kept by ``copy()`` (PySAT's ``copy`` makes a plain formula, which would forget it)."""
 
-    puzzlesat: tuple[Puzzle[Any, Any, Any], Any, Encoding, list[int]]
+    puzzlesat: tuple[Puzzle[Any, Any, Any], Any, Encoding]
 
 
 class PuzzleCNF(CNF, _Decodable):
@@ -78,40 +77,29 @@ def read(puzzle: str, path: str, **reading: Any) -> Any:
 def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: str | None = None,
            **options: Any) -> PuzzleCNF | PuzzleWCNF:
     """The puzzle's CNF encoding as a PySAT ``CNF`` (a ``WCNF`` when it has soft clauses: amphipod).
-    Every variable is taken from ``vpool`` (a new pool when None): a puzzle variable under the key
-    ``(puzzle, *meaning)``, e.g. ``("aquarium", "fill", 3, 7)``, an auxiliary one as a fresh id. The
-    returned object remembers what :func:`decode` needs, and so do its copies."""
+    The encoder takes every variable from ``vpool`` (a new pool when None), as PySAT's encoders do: a
+    puzzle variable under its meaning, e.g. ``("fill", 3, 7)``, an auxiliary one as a fresh id, so the
+    formula shares a solver with your own clauses without renumbering. The returned object remembers
+    what :func:`decode` needs, and so do its copies."""
     spec = get_puzzle(puzzle)
-    built = spec.encode(instance, encoding or spec.encodings[0], spec.options(**options))
+    pool = vpool if vpool is not None else IDPool()
+    built = spec.encode(instance, encoding or spec.encodings[0], spec.options(**options), pool)
     if built.kind != "cnf":
         raise PuzzlesatError(f"{puzzle}'s {built.name} encoding is SMT; encode() returns CNF encodings")
-    pool = vpool if vpool is not None else IDPool()
-    meanings = {vid: meaning for meaning, vid in built.variables.obj2id.items()}
-    ours = [0] + [pool.id((puzzle, *_key(meanings[v]))) if v in meanings else pool.id()
-                  for v in range(1, built.num_vars + 1)]
-
-    def mapped(clause: list[int]) -> list[int]:
-        return [ours[lit] if lit > 0 else -ours[-lit] for lit in clause]
-
     formula: PuzzleCNF | PuzzleWCNF
     if built.soft:
         formula = PuzzleWCNF()
-        for clause in built.clauses:
-            formula.append(mapped(clause))
+        formula.extend(built.clauses)
         for clause, weight in built.soft:
-            formula.append(mapped(clause), weight=weight)
+            formula.append(clause, weight=weight)
         if built.cost_offset:  # the fixed part of the cost, broken in every model
             fixed = pool.id((puzzle, "fixed cost"))
             formula.append([-fixed])
             formula.append([fixed], weight=built.cost_offset)
     else:
-        formula = PuzzleCNF(from_clauses=[mapped(clause) for clause in built.clauses])
-    formula.puzzlesat = (spec, instance, built, ours)
+        formula = PuzzleCNF(from_clauses=built.clauses)
+    formula.puzzlesat = (spec, instance, built)
     return formula
-
-
-def _key(meaning: Any) -> tuple[Any, ...]:
-    return meaning if isinstance(meaning, tuple) else (meaning,)
 
 
 def decode(formula: CNF | WCNF, model: list[int]) -> Solution:
@@ -119,10 +107,8 @@ def decode(formula: CNF | WCNF, model: list[int]) -> Solution:
     checked."""
     if not isinstance(formula, _Decodable):
         raise PuzzlesatError("decode() reads formulas made by puzzlesat.encode() (or their copies)")
-    spec, instance, built, ours = formula.puzzlesat
-    true = set(model)
-    values = [v for v in range(1, built.num_vars + 1) if ours[v] in true]
-    solution: Solution = spec.decode(instance, built, CnfModel.from_literals(values, built.num_vars))
+    spec, instance, built = formula.puzzlesat
+    solution: Solution = spec.decode(instance, built, CnfModel.from_literals(model, built.num_vars))
     return solution
 
 

@@ -33,7 +33,7 @@ def test_encode_shares_the_callers_pool_and_decodes_back():
     mine = pool.id("my own variable")  # the caller's variables keep their ids
     instance = puzzlesat.read("aquarium", SMALL)
     formula = puzzlesat.encode("aquarium", instance, vpool=pool)
-    assert pool.id("my own variable") == mine and ("aquarium", "fill", 1, 0) in pool.obj2id
+    assert pool.id("my own variable") == mine and ("fill", 1, 0) in pool.obj2id
     with Solver(name="glucose4", bootstrap_with=formula.clauses + [[mine]]) as solver:
         assert solver.solve()
         solution = puzzlesat.decode(formula, solver.get_model())

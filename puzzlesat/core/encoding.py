@@ -1,5 +1,10 @@
 """The one Encoding type that every encoder returns and every backend consumes.
 
+It holds the formula and what any solver, counter or optimiser may read without knowing the puzzle:
+the projection (``show``), weights and a fixed cost, and structural hints (independent ``parts``, a
+variable ``order``, a phase hint). Data only one puzzle's own steps read back (dice's unrolled horizon
+and counting queries, a formula file's variable offset) lives in that puzzle's subclass.
+
 A CNF encoding keeps its clauses as plain lists of ints (bulk-built, no per-literal objects) and a PySAT
 ``IDPool`` that is the single map between puzzle meanings such as ``("water", region, row)`` and variable
 ids. An SMT encoding keeps Z3 assertions and named Z3 terms. ``show`` lists what defines a solution, so
@@ -50,13 +55,10 @@ class Encoding:
     #: that share no variable. Their optima add up, so an optimiser may settle each on its own instead of
     #: bounding the sum, which makes the solver trade cost between parts that do not interact
     parts: list[tuple[range, range]] = field(default_factory=list)
-    #: time steps unrolled (dice: turns of the game), for decoders that read a model step by step
-    horizon: int = 0
     #: a variable order that follows the formula's structure (dice: turn by turn), for compilers that
-    #: decide the variables in one fixed order (:mod:`puzzlesat.backends.frontier`); empty: none known
+    #: decide the variables in one fixed order (:mod:`puzzlesat.backends.frontier`) and for cube
+    #: splitting; empty: none known
     order: list[int] = field(default_factory=list)
-    #: a counting formula asked several questions: one assumption set per count wanted (dice's ``split``)
-    queries: list[list[int]] = field(default_factory=list)
     #: facts for the user only (encoding options, sizes), written as comments into exports; nothing
     #: reads them back
     info: dict[str, Any] = field(default_factory=dict)

@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
+from pysat.formula import IDPool
+
 from .encoding import Encoding
 from .model import CnfModel, SmtModel
 from .options import OptionsT
@@ -79,11 +81,13 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         """This puzzle's options from keyword values; a name it does not take is refused in one line."""
         return self.options_type.of(self.name, given)
 
-    def encode(self, instance: InstanceT, kind: str, options: OptionsT | None = None) -> Encoding:
+    def encode(self, instance: InstanceT, kind: str, options: OptionsT | None = None,
+               vpool: IDPool | None = None) -> Encoding:
         """The formula of one encoding, stamped with its name and options (what decoders and the
-        variable map read back)."""
+        variable map read back). Its variables come from ``vpool`` (PySAT's habit: the caller's pool,
+        so the formula shares a solver with the caller's own clauses), a new pool when None."""
         options = options if options is not None else self.options_type()
-        encoding = self.build(instance, kind, options)
+        encoding = self.build(instance, kind, options, vpool if vpool is not None else IDPool())
         encoding.name, encoding.options = kind, options
         return encoding
 
@@ -96,8 +100,9 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         """Validate and build the instance; raise ``PuzzleFormatError`` naming line and column."""
 
     @abstractmethod
-    def build(self, instance: InstanceT, kind: str, options: OptionsT) -> Encoding:
-        """The formula of the encoding ``kind`` (one of :attr:`encodings`); call it through :meth:`encode`."""
+    def build(self, instance: InstanceT, kind: str, options: OptionsT, vpool: IDPool) -> Encoding:
+        """The formula of the encoding ``kind`` (one of :attr:`encodings`), every CNF variable taken from
+        ``vpool``; call it through :meth:`encode`."""
 
     @abstractmethod
     def decode(self, instance: InstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> SolutionT: ...

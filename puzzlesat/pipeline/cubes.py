@@ -171,9 +171,9 @@ def count_variants_by_cubes(request: Request, instance: Any, depth: int | None, 
     out = {}
     for label, options in puzzle.count_variants(request.options):
         encoding = puzzle.encode(instance, request.encoding, options)
-        if encoding.kind != "cnf" or encoding.queries:
-            raise PuzzlesatError(f"{puzzle.name}: the {request.encoding} encoding is not one CNF to count: "
-                                 "--cubes splits CNF counts")
+        if encoding.kind != "cnf":
+            raise PuzzlesatError(f"{puzzle.name}: the {request.encoding} encoding is not a CNF: --cubes splits CNF "
+                                 "counts")
         counted = count_cubes(replace(request, options=options), instance, encoding, depth, executor, limit)
         out[label] = (counted.total, counted)
     return out

@@ -4,7 +4,7 @@ itself is not touched. docs/adding-a-puzzle.md walks through it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core.encoding import Encoding
 from puzzlesat.core.model import CnfModel, SmtModel
@@ -17,6 +17,9 @@ from .check import check as _check
 from .instance import SudokuInstance
 from .instance import parse as _parse
 from .solution import SudokuSolution
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
 
 
 @dataclass(frozen=True)
@@ -35,10 +38,10 @@ class Sudoku(Puzzle[SudokuInstance, SudokuSolution, SudokuOptions]):
     def parse(self, text: str, path: str, **reading: Any) -> SudokuInstance:
         return _parse(text, path)
 
-    def build(self, instance: SudokuInstance, kind: str, options: SudokuOptions) -> Encoding:
+    def build(self, instance: SudokuInstance, kind: str, options: SudokuOptions, vpool: IDPool) -> Encoding:
         from .encode import encode_cnf, encode_smt
 
-        return encode_cnf(instance, options.cardinality) if kind == "cnf" else encode_smt(instance)
+        return encode_cnf(instance, options.cardinality, vpool) if kind == "cnf" else encode_smt(instance)
 
     def decode(self, instance: SudokuInstance, encoding: Encoding, model: CnfModel | SmtModel) -> SudokuSolution:
         from .encode import decode

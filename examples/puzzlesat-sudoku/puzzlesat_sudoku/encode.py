@@ -2,12 +2,15 @@
 integer per cell, ``Distinct`` per row, column and box)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core.encoding import Encoding
 from puzzlesat.core.model import CnfModel, SmtModel
 
 from .instance import SudokuInstance
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
 
 
 def groups(instance: SudokuInstance) -> list[list[tuple[int, int]]]:
@@ -20,11 +23,10 @@ def groups(instance: SudokuInstance) -> list[list[tuple[int, int]]]:
     return [[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)] + boxes
 
 
-def encode_cnf(instance: SudokuInstance, cardinality: str) -> Encoding:
+def encode_cnf(instance: SudokuInstance, cardinality: str, pool: IDPool) -> Encoding:
     from pysat.card import CardEnc, EncType
-    from pysat.formula import IDPool
 
-    n, pool = instance.n, IDPool()
+    n = instance.n
     encoding = getattr(EncType, cardinality)
     digit = {(r, c, d): pool.id(("digit", r + 1, c + 1, d)) for r in range(n) for c in range(n)
              for d in range(1, n + 1)}

@@ -14,6 +14,8 @@ from .instance import parse as _parse
 from .solution import AmphipodSolution, Plan
 
 if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
     from ...formats.picture import Picture
 
 
@@ -35,13 +37,13 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):
     def parse(self, text: str, path: str, unfold: bool = True, **reading: Any) -> AmphipodInstance:
         return _parse(text, path, unfold)
 
-    def build(self, instance: AmphipodInstance, kind: str, options: EncoderOptions) -> Encoding:
+    def build(self, instance: AmphipodInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
         if kind == "events":
             from .events import encode_events
-            return encode_events(instance.burrows)
+            return encode_events(instance.burrows, vpool)
         if kind == "unroll":
             from .unroll import encode_unroll
-            return encode_unroll(instance.burrows)
+            return encode_unroll(instance.burrows, vpool)
         from .smt import encode_smt
         return encode_smt(instance.burrows)
 

@@ -28,8 +28,8 @@ from .movers import DIRECT, Mover, Movers, encode_burrows
 from .rules import Move
 
 
-def encode_events(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
-    return encode_burrows(burrows, _encode_part)
+def encode_events(burrows: tuple[tuple[str, Burrow], ...], pool: IDPool | None = None) -> Encoding:
+    return encode_burrows(burrows, _encode_part, pool=pool)
 
 
 def _encode_part(label: str, movers: Movers, pool: IDPool, clauses: list[list[int]],

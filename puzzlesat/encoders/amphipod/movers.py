@@ -89,10 +89,10 @@ PartEncoder = Callable[[str, "Movers", IDPool, list[list[int]], list[tuple[list[
 
 
 def encode_burrows(burrows: tuple[tuple[str, Burrow], ...], encode_part: PartEncoder,
-                   decide_false_first: bool = False) -> Encoding:
+                   decide_false_first: bool = False, pool: IDPool | None = None) -> Encoding:
     """One CNF for several burrows (part 1 and part 2) with separate variables (keys carry the label):
     their optima add up, so one optimisation proves each part optimal."""
-    pool = IDPool()
+    pool = pool if pool is not None else IDPool()
     clauses: list[list[int]] = []
     soft: list[tuple[list[int], int]] = []
     show: list[int] = []

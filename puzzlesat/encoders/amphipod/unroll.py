@@ -48,8 +48,8 @@ from .rules import Move
 START, HOME = "start", "home"
 
 
-def encode_unroll(burrows: tuple[tuple[str, Burrow], ...]) -> Encoding:
-    return encode_burrows(burrows, _encode_part, decide_false_first=True)
+def encode_unroll(burrows: tuple[tuple[str, Burrow], ...], pool: IDPool | None = None) -> Encoding:
+    return encode_burrows(burrows, _encode_part, decide_false_first=True, pool=pool)
 
 
 def horizon(movers: Movers) -> int:

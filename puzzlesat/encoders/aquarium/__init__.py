@@ -14,6 +14,8 @@ from .options import AquariumOptions
 from .solution import AquariumSolution
 
 if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
     from ...formats.picture import Picture
 
 
@@ -26,10 +28,10 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
     def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
         return _parse(text, path)
 
-    def build(self, instance: AquariumInstance, kind: str, options: AquariumOptions) -> Encoding:
+    def build(self, instance: AquariumInstance, kind: str, options: AquariumOptions, vpool: IDPool) -> Encoding:
         if kind == "cnf":
             from .cnf import encode_cnf
-            return encode_cnf(instance, options)
+            return encode_cnf(instance, options, vpool)
         from .smt import encode_smt
         return encode_smt(instance)
 

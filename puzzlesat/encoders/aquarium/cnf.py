@@ -23,9 +23,9 @@ def fill_var(pool: IDPool, region: int, row: int) -> int:
     return pool.id(("fill", region, row))
 
 
-def encode_cnf(instance: AquariumInstance, options: AquariumOptions) -> Encoding:
+def encode_cnf(instance: AquariumInstance, options: AquariumOptions, pool: IDPool | None = None) -> Encoding:
     card, pb_type = getattr(EncType, options.cardinality), getattr(PBType, options.pb)
-    pool = IDPool()
+    pool = pool if pool is not None else IDPool()
     clauses: list[list[int]] = []
     show: list[int] = []
     fill: dict[tuple[int, int], int] = {}

@@ -19,6 +19,8 @@ from ...formats.dimacs import Dimacs, parse_dimacs
 from ...pipeline.tasks import Satisfy
 
 if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
     from ...formats.picture import Picture
 
 #: the reference tries every assignment: 2^16 of them at most
@@ -51,6 +53,34 @@ class CnfSolution:
         return {"satisfiable": True}
 
 
+@dataclass
+class FileEncoding(Encoding):
+    """A formula file's clauses with its variable v as ``offset + v``: 0 in a new pool, so the file's
+    own numbers (an export is the file again); past the caller's variables in a pool of theirs."""
+
+    offset: int = 0
+
+
+def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = False) -> FileEncoding:
+    """The file's formula in ``vpool``: its V variables take the next V ids, free ones included (the
+    pool's top is set past them, as ``IDPool(start_from=...)`` does: they count as variables too)."""
+    offset = vpool.top
+    vpool.top = offset + formula.num_vars
+
+    def moved(clause: tuple[int, ...]) -> list[int]:
+        return [lit + offset if lit > 0 else lit - offset for lit in clause]
+
+    return FileEncoding("cnf", pool=vpool, clauses=[moved(c) for c in formula.clauses],
+                        soft=[(moved(c), w) for c, w in formula.soft] if soft else [],
+                        show=[v + offset for v in show], offset=offset)
+
+
+def file_model(encoding: Encoding, model: CnfModel | SmtModel, num_vars: int) -> tuple[int, ...]:
+    """The file's literals, one per variable 1..V, that a model of its :func:`file_encoding` gives."""
+    assert isinstance(encoding, FileEncoding), "a formula file's own encoding"
+    return tuple(v if model.value(encoding.offset + v) else -v for v in range(1, num_vars + 1))
+
+
 def falsified(clauses: tuple[tuple[int, ...], ...], literals: tuple[int, ...]) -> list[str]:
     """Every clause the model makes false (the checker, from the file alone)."""
     true = set(literals)
@@ -81,16 +111,11 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
     def parse(self, text: str, path: str, **reading: Any) -> CnfInstance:
         return CnfInstance(parse_dimacs(text, path), path)
 
-    def build(self, instance: CnfInstance, kind: str, options: EncoderOptions) -> Encoding:
-        from pysat.formula import IDPool
-
-        formula = instance.formula  # a pool whose top is the file's last variable: free ones count too
-        return Encoding("cnf", pool=IDPool(start_from=formula.num_vars + 1), clauses=[list(c) for c in formula.clauses],
-                        show=list(instance.shown))
+    def build(self, instance: CnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
+        return file_encoding(instance.formula, vpool, list(instance.shown))
 
     def decode(self, instance: CnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> CnfSolution:
-        return CnfSolution(tuple(v if model.value(v) else -v for v in range(1, instance.formula.num_vars + 1)),
-                           instance.shown)
+        return CnfSolution(file_model(encoding, model, instance.formula.num_vars), instance.shown)
 
     def check(self, instance: CnfInstance, solution: CnfSolution) -> list[str]:
         if len(solution.literals) != instance.formula.num_vars:

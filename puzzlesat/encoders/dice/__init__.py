@@ -17,6 +17,8 @@ from .solution import DiceSolution, Part1, Universe
 from .task import CountUniverses
 
 if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
     from ...formats.picture import Picture
 
 GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
@@ -46,13 +48,13 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
     def parse(self, text: str, path: str, **game: Any) -> DiceInstance:
         return _parse(text, path, Game(**game))
 
-    def build(self, instance: DiceInstance, kind: str, options: DiceOptions) -> Encoding:
+    def build(self, instance: DiceInstance, kind: str, options: DiceOptions, vpool: IDPool) -> Encoding:
         if kind == "count":
             from .cnf import encode_count
-            return encode_count(instance, options.winner)
+            return encode_count(instance, options.winner, vpool)
         if kind == "split":
             from .split import encode_track
-            return encode_track(instance, options.winner)
+            return encode_track(instance, options.winner, vpool)
         from .smt import encode_part1
         return encode_part1(instance, options.horizon)
 
@@ -61,6 +63,9 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
             raise PuzzlesatError("a model of the split encoding is one player's rolls, not a universe: "
                                  "decode the count encoding instead")
         if encoding.name == "count":
+            from .cnf import DiceEncoding
+
+            assert isinstance(encoding, DiceEncoding), "the count encoding is dice's own"
             game = instance.game
             rolls = tuple(tuple(next((v for v in range(1, game.sides + 1)
                                       if model.value(encoding.variables.id(("roll", t + 1, r + 1, v)))), 0)

@@ -18,6 +18,7 @@ of 11.4k); score transitions only for jointly reachable (position, score) states
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any
 
@@ -47,17 +48,29 @@ def reachable(start: int, game: Game, turns: int, past_target: bool = False) -> 
     return out
 
 
+@dataclass
+class DiceEncoding(Encoding):
+    """A counting formula of the game, with what dice's own steps read back: the ``horizon`` (turns
+    unrolled, for the decoder of a universe) and the ``queries`` (one assumption set per count wanted:
+    the ``split`` encoding's questions, each a list of literals, answered by ``count_each``)."""
+
+    horizon: int = 0
+    queries: list[list[int]] = field(default_factory=list)
+
+
 class Layers:
     """The variables and clauses both counting encodings are made of: the rolls of a turn (the
     projection) with the one-hot sum they fix, and each player's state layers (one-hot position,
     order-encoded score) with the move from one layer to the next."""
 
-    def __init__(self, instance: DiceInstance, past_target: bool = False) -> None:
+    def __init__(self, instance: DiceInstance, past_target: bool = False, pool: IDPool | None = None) -> None:
         #: a player who has reached the target keeps moving (one player's track) instead of the game ending
         self.past_target = past_target
         self.game = instance.game
         self.starts = instance.starts
-        self.pool = IDPool()
+        self.pool = pool if pool is not None else IDPool()
+        #: the first variable of this encoding (a caller's pool may hold variables of its own below it)
+        self.first = self.pool.top + 1
         self.clauses: list[list[int]] = []
         self.show: list[int] = []
         self.sums = dict(roll_sums(self.game.sides, self.game.rolls))
@@ -141,11 +154,11 @@ class Layers:
                     self.clauses.append(unless + [-self.pos(p, k + 1, b), self.at_least(p, k, v + 1),
                                                   -self.at_least(p, k + 1, v + b + 1)])
 
-    def encoding(self, horizon: int, queries: list[list[int]] | None = None, **info: object) -> Encoding:
+    def encoding(self, horizon: int, queries: list[list[int]] | None = None, **info: object) -> DiceEncoding:
         # rolls fix the sums, sums fix the positions, positions fix the order-encoded scores (both bounds
         # are propagated), scores fix "over" and the frozen rolls: nothing is free
-        return Encoding("cnf", pool=self.pool, clauses=self.clauses, show=self.show, show_determines_all=True,
-                        horizon=horizon, queries=queries or [], order=self.turn_order(), info=info)
+        return DiceEncoding("cnf", pool=self.pool, clauses=self.clauses, show=self.show, show_determines_all=True,
+                            order=self.turn_order(), info=info, horizon=horizon, queries=queries or [])
 
     def turn_order(self) -> list[int]:
         """Every variable, turn by turn: a turn's rolls, their sum, the mover's new position and score
@@ -164,12 +177,12 @@ class Layers:
                 return (meaning[1] - 2, 4)
             return (-2,)  # the constant "true"
 
-        return sorted(range(1, self.pool.top + 1), key=lambda v: key(self.pool.obj(v)))
+        return sorted(range(self.first, self.pool.top + 1), key=lambda v: key(self.pool.obj(v)))
 
 
-def encode_count(instance: DiceInstance, winner: int) -> Encoding:
+def encode_count(instance: DiceInstance, winner: int, pool: IDPool | None = None) -> Encoding:
     """The whole game: models projected on ``show`` = universes won by player ``winner`` (0 or 1)."""
-    layers = Layers(instance)
+    layers = Layers(instance, pool=pool)
     turns_each = max_turns(instance.game)
     for p in (0, 1):
         layers.player(p, turns_each)

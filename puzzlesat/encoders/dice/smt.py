@@ -48,8 +48,7 @@ def encode_part1(instance: DiceInstance, horizon: int | None = None) -> Encoding
     assertions.append(turns == z3.Sum(played))
     assertions.append(z3.Or(score[0][horizon] >= game.det_target, score[1][horizon] >= game.det_target))
     terms = {"turns": turns, "score1": score[0][horizon], "score2": score[1][horizon]}
-    return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(terms.values()),
-                    horizon=horizon)
+    return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(terms.values()))
 
 
 def encode_recurrence(instance: DiceInstance) -> Encoding:

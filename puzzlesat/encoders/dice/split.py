@@ -15,19 +15,24 @@ Measured at target 21 (D4, per player, AoC inputs): compile 0.8-1.0 s and its 21
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...core.encoding import Encoding
 from ...core.errors import CheckFailed
 from .cnf import Layers
 from .instance import DiceInstance
 from .rules import max_turns
 
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
 
-def encode_track(instance: DiceInstance, player: int) -> Encoding:
+
+def encode_track(instance: DiceInstance, player: int, pool: IDPool | None = None) -> Encoding:
     """Player ``player`` alone for ``max_turns`` own turns, moving on after reaching the target (score
     capped), so every roll sequence is one model: 27^turns models with the puzzle's dice. ``queries``
     lists, for k = 0..turns, "below the target after k turns" and then, for k = 1..turns, "first reaches
     the target at turn k"; their counts are S(k) and F(k) times the 27^(turns - k) free later turns."""
-    layers = Layers(instance, past_target=True)
+    layers = Layers(instance, past_target=True, pool=pool)
     turns = max_turns(instance.game)
     layers.player(player, turns)
     for k in range(turns):

@@ -22,8 +22,9 @@ from ...pipeline.crosscheck import Method, Outcome
 from ...pipeline.plans import family, solved
 from ...pipeline.report import Report
 from ...pipeline.request import Request, encoding_for
-from ...pipeline.steps import checked_solution, count_solutions
+from ...pipeline.steps import checked_solution, count_solutions, refuse_uncountable
 from ...pipeline.tasks import Cubing, Task
+from .cnf import DiceEncoding
 from .options import DiceOptions
 from .smt import part1_horizons
 from .solution import DiceSolution, Part1
@@ -70,9 +71,17 @@ class CountUniverses(Task):
               cubes: Cubing | None = None) -> Report:
         """With an exact counter, both players from one pair of compilations (or z3 on the recurrence);
         otherwise as every task counts (by enumeration, each universe checked)."""
-        if listing or limit is not None or on_solution is not None or cubes is not None or \
-                not (request.exact_count or request.encoding == "smt"):
+        if not (request.exact_count or request.encoding == "smt"):  # by enumeration, as every task counts
             return super().count(request, instance, watch, listing, limit, on_solution, cubes)
+        if cubes is not None:
+            raise PuzzlesatError("dice: --cubes splits one CNF count; an exact counter answers the split encoding's "
+                                 "questions from one compilation (and z3 solves the recurrence): count without "
+                                 "--cubes, or enumerate by cubes with --backend glucose")
+        listing = listing or limit is not None or on_solution is not None
+        if listing and request.encoding == "smt":
+            raise PuzzlesatError("z3 counts the universes by solving the recurrence equations: --list, --limit and "
+                                 "--jsonl need an enumerating backend (--backend glucose)")
+        refuse_uncountable(request, listing)
         how, wins, size = count_universes(request, instance, request.timeout, watch)
         variants = request.puzzle.count_variants(request.options)
         counts = {label: wins[number] for number, (label, _) in enumerate(variants)}
@@ -155,7 +164,9 @@ def count_universes(request: Request, instance: Any, timeout: float | None, watc
     with watch.phase("encode"):
         formulas = [puzzle.encode(instance, kind, options) for options in players]
     if kind == "split":
-        counts = _counted([partial(backend.count_each, formula, formula.queries) for formula in formulas],
+        tracks = [formula for formula in formulas if isinstance(formula, DiceEncoding)]
+        assert len(tracks) == len(formulas), "the split encoding is dice's own"
+        counts = _counted([partial(backend.count_each, track, track.queries) for track in tracks],
                           meanwhile, deadline, backend.name, watch)
         return kind, puzzle.split_wins(instance, counts), formulas[0].size()
     one, two = _counted([partial(backend.count, formula) for formula in formulas], meanwhile, deadline,

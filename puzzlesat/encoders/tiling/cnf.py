@@ -21,11 +21,11 @@ from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 
 
-def encode_tiling(problem: TilingProblem, break_symmetry: bool, cardinality: str) -> Encoding:
+def encode_tiling(problem: TilingProblem, break_symmetry: bool, cardinality: str, pool: IDPool | None = None) -> Encoding:
     amo = getattr(EncType, cardinality)
     variants = problem.variants
     domains = cell_domains(problem, break_symmetry)
-    pool = IDPool()
+    pool = pool if pool is not None else IDPool()
     cells = problem.rows * problem.cols
     var = [{i: pool.id(("place", cell // problem.cols, cell % problem.cols, variants[i].piece,
                         variants[i].orientation)) for i in domain} for cell, domain in enumerate(domains)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Hashable, Iterator
 from dataclasses import replace
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
@@ -16,6 +16,9 @@ from .cnf import decode_tiling, encode_tiling
 from .options import TilingOptions
 from .problem import TilingProblem
 from .smt import decode_tiling_smt, encode_tiling_smt
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
 
 TilingInstanceT = TypeVar("TilingInstanceT")
 TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)
@@ -41,10 +44,10 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
     def solution_from(self, instance: TilingInstanceT, placed: list[tuple[int, int]]) -> TilingSolutionT:
         """The solution for (piece index, orientation) per cell, row-major."""
 
-    def build(self, instance: TilingInstanceT, kind: str, options: TilingOptions) -> Encoding:
+    def build(self, instance: TilingInstanceT, kind: str, options: TilingOptions, vpool: IDPool) -> Encoding:
         if kind == "smt":
             return encode_tiling_smt(self.tiling_problem(instance), bool(options.break_symmetry))
-        return encode_tiling(self.tiling_problem(instance), bool(options.break_symmetry), options.cardinality)
+        return encode_tiling(self.tiling_problem(instance), bool(options.break_symmetry), options.cardinality, vpool)
 
     def decode(self, instance: TilingInstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> TilingSolutionT:
         problem = self.tiling_problem(instance)

@@ -13,9 +13,11 @@ from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import Dimacs, parse_dimacs
 from ...pipeline.tasks import Optimize
-from ..cnf import as_literals, every_assignment, falsified
+from ..cnf import as_literals, every_assignment, falsified, file_encoding, file_model
 
 if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
     from ...formats.picture import Picture
 
 
@@ -53,15 +55,11 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
     def parse(self, text: str, path: str, **reading: Any) -> WcnfInstance:
         return WcnfInstance(parse_dimacs(text, path, weighted=True), path)
 
-    def build(self, instance: WcnfInstance, kind: str, options: EncoderOptions) -> Encoding:
-        from pysat.formula import IDPool
-
-        formula = instance.formula
-        return Encoding("cnf", pool=IDPool(start_from=formula.num_vars + 1), clauses=[list(c) for c in formula.clauses],
-                        soft=[(list(c), w) for c, w in formula.soft], show=list(range(1, formula.num_vars + 1)))
+    def build(self, instance: WcnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
+        return file_encoding(instance.formula, vpool, list(range(1, instance.formula.num_vars + 1)), soft=True)
 
     def decode(self, instance: WcnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> WcnfSolution:
-        literals = tuple(v if model.value(v) else -v for v in range(1, instance.formula.num_vars + 1))
+        literals = file_model(encoding, model, instance.formula.num_vars)
         return WcnfSolution(literals, instance.cost(literals))
 
     def check(self, instance: WcnfInstance, solution: WcnfSolution) -> list[str]:
