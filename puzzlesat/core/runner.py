@@ -1,11 +1,15 @@
-"""Independent tasks in killable children on this machine: each task forked into a process group of its
-own, at most ``workers`` at a time, each under its own time limit, each ending as one :class:`Outcome`.
+"""Independent tasks in killable children on this machine: at most ``workers`` forked worker processes,
+each in a process group of its own, each task under its own time limit, each ending as one
+:class:`Outcome`.
 
-The task is not pickled: a forked child finds it (and every formula the parent built) in its memory, so
-closures and unpicklable solver state are fine; only the result crosses back, through a pipe. A task
-still running at its limit is killed with its whole group (its own solver processes too), a task that
-fails or dies is an ERROR outcome, and every task gives exactly one outcome. The local executor, bench's
-runs and a cross-check's parallel methods all run here.
+The tasks are not pickled: a worker is forked after the list of tasks exists and finds them (and every
+formula the parent built) in its memory; the parent sends it a task's number and gets the result back
+through a pipe. A task still running at its limit is killed with its worker's whole group (its own
+solver processes too) and a new worker takes the next task; a task that fails or whose worker dies is
+an ERROR outcome, and every task gives exactly one outcome. Workers run task after task (cube and
+conquer: a fork per cube would cost more than many cubes), or, with ``fresh``, one task each, so that
+nothing one task warmed up (caches, loaded solvers) makes another look faster (bench's runs). The local
+executor, bench and a cross-check on local processes all run here.
 """
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from .errors import PuzzlesatError, SolverTimeout
 from .processes import die_with_parent
@@ -33,82 +37,111 @@ class Outcome(Generic[T]):
     seconds: float = 0.0
 
 
-def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None,
-             skip: Callable[[int], bool] = lambda number: False) -> Iterator[tuple[int, Outcome[T]]]:
-    """Run every task in its own forked child, at most ``workers`` at a time, each killed past ``limit``
-    seconds; yield (task number, outcome) as each ends. ``skip(number)``, asked when a task's turn comes,
-    leaves it out (no outcome: the caller knows why, e.g. a method's earlier repeat timed out)."""
-    import multiprocessing
-    from multiprocessing.connection import Connection, wait
+class _Worker:
+    """One forked worker process and the task it is running (None: idle)."""
 
-    ctx = multiprocessing.get_context("fork")
+    def __init__(self, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self.conn, theirs = ctx.Pipe(duplex=True)
+        # not a daemon: a task may start processes of its own (portfolio members, forked solver calls)
+        self.process = ctx.Process(target=_serve, args=(theirs, tasks, fresh))
+        self.process.start()
+        theirs.close()
+        self.number: int | None = None
+        self.start = 0.0
+
+    def give(self, number: int) -> None:
+        self.number, self.start = number, time.perf_counter()
+        self.conn.send(number)
+
+    def stop(self) -> None:
+        """Kill the worker and whatever it started (its process group)."""
+        try:
+            if self.process.pid is not None:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):  # not yet its own group leader: kill it alone
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None,
+             skip: Callable[[int], bool] = lambda number: False, fresh: bool = False) -> Iterator[tuple[int, Outcome[T]]]:
+    """Run every task in forked workers, at most ``workers`` at a time, each task killed past ``limit``
+    seconds; yield (task number, outcome) as each ends. ``skip(number)``, asked when a task's turn
+    comes, leaves it out (no outcome: the caller knows why, e.g. a method's earlier repeat timed out).
+    With ``fresh``, every task runs in a worker of its own."""
+    from multiprocessing.connection import wait
+
     queue = list(range(len(tasks)))
-    running: dict[Connection, tuple[int, Any, float]] = {}
+    idle: list[_Worker] = []
+    busy: dict[Any, _Worker] = {}
     try:
-        while queue or running:
-            while queue and len(running) < workers:
+        while queue or busy:
+            while queue and len(busy) < workers:
                 number = queue.pop(0)
                 if skip(number):
                     continue
-                receiver, sender = ctx.Pipe(duplex=False)
-                # not a daemon: a task may start processes of its own (portfolio members, forked solver calls)
-                process = ctx.Process(target=_child, args=(sender, tasks[number]))
-                process.start()
-                sender.close()
-                running[receiver] = (number, process, time.perf_counter())
-            if not running:
+                worker = idle.pop() if idle else _Worker(tasks, fresh)
+                worker.give(number)
+                busy[worker.conn] = worker
+            if not busy:
                 continue
             now = time.perf_counter()
-            waits = [start + limit - now for _, _, start in running.values()] if limit is not None else []
-            for answered in wait(list(running), max(0.0, min(waits)) if waits else None):
-                conn = cast(Connection, answered)
-                number, process, start = running.pop(conn)
+            waits = [w.start + limit - now for w in busy.values()] if limit is not None else []
+            for conn in wait(list(busy), max(0.0, min(waits)) if waits else None):
+                worker = busy.pop(conn)
+                done = worker.number
+                assert done is not None, "a busy worker runs a task"
                 try:
-                    outcome: Outcome[T] = conn.recv()
-                except EOFError:
-                    outcome = Outcome("ERROR", error=f"the process died (exit code {_ended(process)})")
-                _kill_group(process)
-                conn.close()
-                yield number, Outcome(outcome.status, outcome.value, outcome.error, time.perf_counter() - start)
+                    outcome: Outcome[T] = worker.conn.recv()
+                except (EOFError, OSError):
+                    worker.process.join()
+                    outcome = Outcome("ERROR", error=f"the task's process died (exit code {worker.process.exitcode})")
+                    worker.stop()
+                else:
+                    if fresh:
+                        worker.stop()
+                    else:
+                        idle.append(worker)
+                yield done, Outcome(outcome.status, outcome.value, outcome.error, time.perf_counter() - worker.start)
             now = time.perf_counter()
-            for conn, (number, process, start) in list(running.items()):
-                if limit is not None and now - start >= limit:
-                    _kill_group(process)
-                    conn.close()
-                    del running[conn]
-                    yield number, Outcome("TIMEOUT", error=f"no answer within the time limit of {limit:g} s",
-                                          seconds=now - start)
+            for conn, worker in list(busy.items()):
+                if limit is not None and now - worker.start >= limit:
+                    del busy[conn]
+                    worker.stop()
+                    assert worker.number is not None, "a busy worker runs a task"
+                    yield worker.number, Outcome("TIMEOUT", error=f"no answer within the time limit of {limit:g} s",
+                                                 seconds=now - worker.start)
     finally:
-        for _, process, _ in running.values():
-            _kill_group(process)
+        for worker in idle + list(busy.values()):
+            worker.stop()
 
 
-def _child(sender: Any, task: Callable[[], Any]) -> None:
+def _serve(conn: Any, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
+    """A worker: run the tasks the parent names, one after the other, until it closes the pipe."""
     die_with_parent()
     os.setpgid(0, 0)  # its own process group, so that a kill also reaches its solver processes
-    try:
-        outcome: Outcome[Any] = Outcome("OK", task())
-    except SolverTimeout as exc:
-        outcome = Outcome("TIMEOUT", error=str(exc))
-    except PuzzlesatError as exc:
-        outcome = Outcome("ERROR", error=str(exc))
-    except Exception as exc:  # noqa: BLE001  (a bug in one task is that task's ERROR, with its reason)
-        outcome = Outcome("ERROR", error=f"{type(exc).__name__}: {exc}".splitlines()[0])
-    sender.send(outcome)
-    sender.close()
+    while True:
+        try:
+            number = conn.recv()
+        except (EOFError, OSError):
+            break
+        conn.send(_outcome(tasks[number]))
+        if fresh:
+            break
+    conn.close()
     os._exit(0)  # no clean-up of the parent's objects (solvers, pools) that fork copied
 
 
-def _ended(process: Any) -> int | None:
-    process.join()
-    return cast("int | None", process.exitcode)
-
-
-def _kill_group(process: Any) -> None:
+def _outcome(task: Callable[[], Any]) -> Outcome[Any]:
     try:
-        if process.pid is None:  # never started
-            return
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # not yet its own group leader: kill it alone
-        process.kill()
-    process.join()
+        return Outcome("OK", task())
+    except SolverTimeout as exc:
+        return Outcome("TIMEOUT", error=str(exc))
+    except PuzzlesatError as exc:
+        return Outcome("ERROR", error=str(exc))
+    except Exception as exc:  # noqa: BLE001  (a bug in one task is that task's ERROR, with its reason)
+        return Outcome("ERROR", error=f"{type(exc).__name__}: {exc}".splitlines()[0])

@@ -135,7 +135,7 @@ def run_all(runs: list[Run], work: Callable[[Run], Sample], jobs: int, timeout: 
     def dropped(number: int) -> bool:  # its other repeats would time out too: not worth the wait
         return (runs[number].instance, runs[number].method) in timed_out
 
-    for number, outcome in run_each([partial(work, run) for run in runs], jobs, timeout, dropped):
+    for number, outcome in run_each([partial(work, run) for run in runs], jobs, timeout, dropped, fresh=True):
         run = runs[number]
         if outcome.status == "TIMEOUT":
             timed_out.add((run.instance, run.method))

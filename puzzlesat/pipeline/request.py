@@ -9,13 +9,15 @@ another request with :func:`dataclasses.replace`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..backends.base import Backend
 from ..core.errors import PuzzlesatError
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
-from .optimize import OptimisationMethod
+
+if TYPE_CHECKING:
+    from .optimize import OptimisationMethod
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,6 @@ from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle, Solution
 from ..core.result import Status
 from ..core.timing import Deadline, Stopwatch
-from .crosscheck import Method, Outcome, Row, run_methods
-from .optimize import method_named
-from .plans import plan_counts, plan_optima, plan_solutions
 from .report import Claims, Report, answered
 from .request import Request, encoding_for
 from .satisfy import solve_satisfying
@@ -36,7 +33,11 @@ from .steps import Tally, checked_solution, count_formula, refuse_uncountable
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .crosscheck import Method, Outcome, Row
     from .executors import Executor
+
+# the cross-check's modules (.crosscheck, .plans) and the optimisation methods (.optimize) are imported
+# where they are used: a plain solve or count does not pay for them (tests/test_startup.py)
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,8 @@ class Task(ABC):
         """The methods of a cross-check of the answers, the reference first; ``request`` carries the
         encoder options every method shares. With ``by_count`` (or for a puzzle whose solve returns one
         of several solutions), the solution counts are compared."""
+        from .plans import plan_counts
+
         puzzle = request.puzzle
         if by_count or puzzle.crosscheck_by_count:
             if not self.counts_solutions:
@@ -233,6 +236,8 @@ class Satisfy(Task):
                                 self.unique, watch)
 
     def plan_answers(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        from .plans import plan_solutions
+
         return plan_solutions(request, instance, backends, self.solve, self.reference)
 
 
@@ -251,6 +256,8 @@ class Optimize(Task):
                 options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
         """The method asked for, else the one tuned for the encoding, else the default (Z3 Optimize on
         an SMT encoding); the backend likewise (the method's own, when it has one: z3 for Z3 Optimize)."""
+        from .optimize import method_named
+
         kind = encoding_for(puzzle, encoding)
         tuned_method, tuned_backend = self.tuned.get(kind, (None, None))
         chosen = get_backend(backend) if backend else None
@@ -266,6 +273,8 @@ class Optimize(Task):
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         """Optimise with the request's method; the checker replays the decoded plan and must find the
         proven cost."""
+        from .optimize import method_named
+
         puzzle, method = request.puzzle, request.method or method_named(self.method)
         with watch.phase("encode"):
             encoding = puzzle.encode(instance, request.encoding, request.options)
@@ -296,6 +305,8 @@ class Optimize(Task):
         return [puzzle.default_backend or DEFAULT_BACKEND]
 
     def plan_answers(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
+        from .plans import plan_optima
+
         return plan_optima(request, instance, backends, self.solve, self.reference)
 
 
@@ -316,5 +327,7 @@ def crosscheck(request: Request, instance: Any, backends: list[str], by_count: b
                budget: float | None = None, executor: Executor | None = None) -> list[Row]:
     """Every method's row of the task's cross-check, the reference first; the request's time limit is
     each method's (see :func:`~.crosscheck.run_methods`)."""
+    from .crosscheck import run_methods
+
     methods = request.puzzle.task.plan_crosscheck(request, instance, backends, by_count)
     return list(run_methods(methods, request.timeout, budget, executor))

@@ -18,8 +18,6 @@ from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle, Solution
 from ...core.result import Status
 from ...core.timing import Deadline, Stopwatch
-from ...pipeline.crosscheck import Method, Outcome
-from ...pipeline.plans import family, solved
 from ...pipeline.report import Report
 from ...pipeline.request import Request, encoding_for
 from ...pipeline.steps import checked_solution, count_solutions, refuse_uncountable
@@ -30,6 +28,7 @@ from .smt import part1_horizons
 from .solution import DiceSolution, Part1
 
 if TYPE_CHECKING:
+    from ...pipeline.crosscheck import Method, Outcome
     from . import Dice
 
 
@@ -194,6 +193,9 @@ def plan_universes(request: Request, instance: Any, backends: list[str], task: C
     """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
     counter on both counting encodings, Z3 recurrence, enumeration while the number of universes is
     small enough: the reference's count, when it answers within the limit, decides that)."""
+    from ...pipeline.crosscheck import Method
+    from ...pipeline.plans import family, solved
+
     puzzle = request.puzzle
     universes: list[int] = []
 
