@@ -84,3 +84,23 @@ def test_external_solver_that_misbehaves(tmp_path, monkeypatch, name, script):
         with pytest.raises(BackendError, match=f"external:{name} output: .*not the output of a SAT, MaxSAT") as caught:
             session.solve()
     assert "\n" not in str(caught.value)
+
+
+def test_capabilities_are_checked_when_a_backend_is_looked_up(monkeypatch):
+    """Capabilities are members of one enum; a plug-in that declares one that does not exist is refused
+    in one line when its name is resolved, not half-way through a command."""
+    from puzzlesat.backends import registry
+    from puzzlesat.backends.base import Capability
+    from puzzlesat.backends.pysat_backend import PysatBackend
+
+    assert get_backend("cadical").capabilities == {Capability.SAT, Capability.ENUMERATE, Capability.PROOF}
+    assert all(isinstance(c, Capability) for b in all_backends() for c in b.capabilities)
+
+    class Teleporting(PysatBackend):
+        def __init__(self) -> None:
+            super().__init__("glucose4")
+            self.name, self.capabilities = "test:teleport", frozenset({"sat", "teleport"})
+
+    monkeypatch.setitem(registry._FACTORIES, "test:teleport", Teleporting)
+    with pytest.raises(BackendError, match="test:teleport declares capabilities .*teleport.*; known: sat, smt"):
+        get_backend("test:teleport")

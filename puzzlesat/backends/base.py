@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Generator
+from enum import Enum
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
@@ -21,11 +22,37 @@ from ..core.result import Result, Status
 from ..core.timing import Deadline
 from ..proofs.certificate import Certificate, certify
 
-#: capability names: ``sat`` solves CNF, ``smt`` solves native SMT encodings, ``enumerate`` can block
-#: models and solve again (uniqueness, counting by enumeration), ``count`` counts models exactly,
-#: ``optimize`` solves weighted MaxSAT on its own (:meth:`Backend.maxsat`), ``proof`` writes a DRAT proof of
-#: every UNSAT answer (:meth:`Backend.with_proofs`).
-CAPABILITIES = ("sat", "smt", "enumerate", "count", "optimize", "proof")
+
+class Capability(str, Enum):
+    """What a backend can do; its value is the name ``puzzlesat backends`` prints (and a plug-in may
+    declare, as a plain string: :func:`capabilities_of` checks each one)."""
+
+    #: solves CNF
+    SAT = "sat"
+    #: solves native SMT encodings
+    SMT = "smt"
+    #: can block models and solve again (uniqueness, counting by enumeration)
+    ENUMERATE = "enumerate"
+    #: counts models exactly (:meth:`Backend.count`)
+    COUNT = "count"
+    #: solves weighted MaxSAT on its own (:meth:`Backend.maxsat`)
+    OPTIMIZE = "optimize"
+    #: writes a DRAT proof of every UNSAT answer (:meth:`Backend.with_proofs`)
+    PROOF = "proof"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def capabilities_of(backend: Backend) -> frozenset[Capability]:
+    """The backend's capabilities as members of :class:`Capability`; a name that is none (a plug-in's
+    typo) is refused in one line."""
+    try:
+        return frozenset(Capability(name) for name in backend.capabilities)
+    except ValueError:
+        known = ", ".join(c.value for c in Capability)
+        raise BackendError(f"backend {backend.name} declares capabilities {sorted(backend.capabilities)}; "
+                           f"known: {known}") from None
 
 
 #: backend name -> why it is not available here (None: it is), filled by :meth:`Backend.missing`
@@ -95,7 +122,7 @@ class Backend(ABC):
     """A named solver with capability flags."""
 
     name: str
-    capabilities: frozenset[str]
+    capabilities: frozenset[Capability]
     description: str = ""
     #: ``count_each`` answers all its queries from one compilation, so conditional counts are cheap
     compiles: bool = False
@@ -117,7 +144,7 @@ class Backend(ABC):
             _PROBED[self.name] = self.unavailable_reason()
         return _PROBED[self.name]
 
-    def require(self, capability: str) -> None:
+    def require(self, capability: Capability) -> None:
         """Fail before any work starts when this backend cannot do what is asked."""
         reason = self.missing()
         if reason:
@@ -129,12 +156,12 @@ class Backend(ABC):
     def with_proofs(self) -> Backend:
         """The same solver, writing a proof of every UNSAT answer, which its sessions check before they
         answer: an UNSAT :class:`Result` then carries a :class:`Certificate` (a rejected proof is an error)."""
-        self.require("proof")
+        self.require(Capability.PROOF)
         raise NotImplementedError
 
     def open(self, encoding: Encoding) -> Session:
         """Load ``encoding`` into a new session, after checking the backend can take its kind."""
-        self.require("sat" if encoding.kind == "cnf" else "smt")
+        self.require(Capability.SAT if encoding.kind == "cnf" else Capability.SMT)
         return self._open(encoding)
 
     @abstractmethod
@@ -142,17 +169,17 @@ class Backend(ABC):
 
     def count(self, encoding: Encoding, timeout: float | None = None) -> int:
         """Exact number of models projected on ``encoding.show`` (backends with capability ``count``)."""
-        self.require("count")
+        self.require(Capability.COUNT)
         raise NotImplementedError
 
     def maxsat(self, encoding: Encoding, timeout: float | None = None) -> Result:
         """A model of the hard clauses breaking the least weight of soft clauses, with that weight as
         ``cost`` (backends with capability ``optimize``; status UNSAT when the hard clauses have none)."""
-        self.require("optimize")
+        self.require(Capability.OPTIMIZE)
         raise NotImplementedError
 
     def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
         """The projected model count of ``encoding`` under each query (a list of literals assumed true),
         in one call: a compiling counter answers all queries from one compilation."""
-        self.require("count")
+        self.require(Capability.COUNT)
         raise NotImplementedError

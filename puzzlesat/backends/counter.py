@@ -12,14 +12,14 @@ from typing import TypeVar
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
-from .base import Backend, Session
+from .base import Backend, Capability, Session
 from .forking import call_with_timeout, quiet_stdout
 
 T = TypeVar("T")
 
 
 class CounterBackend(Backend):
-    capabilities = frozenset({"count"})
+    capabilities = frozenset({Capability.COUNT})
     #: the Python module of the native counter, and the package that provides it
     module: str
     package: str
@@ -42,7 +42,7 @@ class CounterBackend(Backend):
 
     def _run(self, encoding: Encoding, counting: Callable[[], T], timeout: float | None) -> T:
         """``counting()`` after the checks, quiet, and in a killable child when there is a time limit."""
-        self.require("count")
+        self.require(Capability.COUNT)
         if encoding.kind != "cnf":
             raise BackendError(f"{self.name} counts CNF encodings only")
         self.accept(encoding)

@@ -22,7 +22,7 @@ from ..core.processes import die_with_parent
 from ..core.result import Result, Status
 from ..formats.answers import Answer, read_answer
 from ..formats.dimacs import to_dimacs, violated_clause
-from .base import Backend, Session
+from .base import Backend, Capability, Session
 
 #: solvers that print no model on stdout but write MiniSat's result file, named as their second argument
 RESULT_FILE_SOLVERS = frozenset({"minisat", "glucose", "glucose-syrup"})
@@ -32,7 +32,7 @@ PROOF_FILE_SOLVERS = frozenset({"cadical", "kissat"})
 
 
 class ExternalBackend(Backend):
-    capabilities = frozenset({"sat", "enumerate"})
+    capabilities = frozenset({Capability.SAT, Capability.ENUMERATE})
     description = "DIMACS solver binary on the PATH (SAT-competition output)"
 
     #: the family prefix of the backend's name
@@ -45,12 +45,12 @@ class ExternalBackend(Backend):
         self.binary, self.arguments = words[0], words[1:]
         self.name = f"{self.prefix}:{spec}"
         self.proving = proving
-        if "sat" in self.capabilities and os.path.basename(self.binary) in PROOF_FILE_SOLVERS:
-            self.capabilities = self.capabilities | {"proof"}
+        if Capability.SAT in self.capabilities and os.path.basename(self.binary) in PROOF_FILE_SOLVERS:
+            self.capabilities = self.capabilities | {Capability.PROOF}
 
     def with_proofs(self) -> Backend:
         """The solver asked for a proof file beside its input; its UNSAT answers count only with it."""
-        if "proof" not in self.capabilities:
+        if Capability.PROOF not in self.capabilities:
             raise BackendError(f"backend {self.name} writes no proof that puzzlesat knows how to ask for "
                                f"(proof-writing binaries: {', '.join(sorted(PROOF_FILE_SOLVERS))})")
         return type(self)(self.spec, proving=True)

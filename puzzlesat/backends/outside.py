@@ -14,20 +14,20 @@ from ..core.errors import BackendError
 from ..core.model import CnfModel
 from ..core.result import Result, Status
 from ..formats.dimacs import to_mcc, to_wcnf, violated_clause
-from .base import Session
+from .base import Capability, Session
 from .external import ExternalBackend, read_tool_answer, run_tool, scratch_file
 
 
 class ExternalMaxSatBackend(ExternalBackend):
     prefix = "external-maxsat"
-    capabilities = frozenset({"optimize"})
+    capabilities = frozenset({Capability.OPTIMIZE})
     description = "MaxSAT solver binary on the PATH (WCNF 2022 in, MaxSAT-evaluation output)"
 
     def _open(self, encoding: Encoding) -> Session:
         raise BackendError(f"{self.name} optimises (the optimisation puzzles); it does not solve plain formulas")
 
     def maxsat(self, encoding: Encoding, timeout: float | None = None) -> Result:
-        self.require("optimize")
+        self.require(Capability.OPTIMIZE)
         with scratch_file(".wcnf", to_wcnf(encoding)) as path:
             proc, elapsed = run_tool([self.binary, *self.arguments, path], timeout, self.name)
         answer = read_tool_answer(proc, proc.stdout, self.name)
@@ -51,14 +51,14 @@ class ExternalMaxSatBackend(ExternalBackend):
 
 class ExternalCountBackend(ExternalBackend):
     prefix = "external-count"
-    capabilities = frozenset({"count"})
+    capabilities = frozenset({Capability.COUNT})
     description = "model counter binary on the PATH (model-counting-competition files and output)"
 
     def _open(self, encoding: Encoding) -> Session:
         raise BackendError(f"{self.name} counts; it does not solve")
 
     def count(self, encoding: Encoding, timeout: float | None = None) -> int:
-        self.require("count")
+        self.require(Capability.COUNT)
         with scratch_file(".cnf", to_mcc(encoding)) as path:
             proc, _ = run_tool([self.binary, *self.arguments, path], timeout, self.name)
         answer = read_tool_answer(proc, proc.stdout, self.name)

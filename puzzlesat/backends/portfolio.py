@@ -23,13 +23,13 @@ from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
 from ..core.processes import die_with_parent
 from ..core.result import Result
-from .base import Backend, Session
+from .base import Backend, Capability, Session
 
 T = TypeVar("T")
 
 #: what a race can share: models cross process boundaries as bytes, so Z3's native SMT models
 #: (which are not picklable) are left out; Z3 still takes part on CNF encodings.
-RACEABLE = frozenset({"sat", "enumerate", "count", "proof"})
+RACEABLE = frozenset({Capability.SAT, Capability.ENUMERATE, Capability.COUNT, Capability.PROOF})
 
 
 def member_names(spelled: str) -> list[str]:
@@ -68,12 +68,12 @@ class PortfolioBackend(Backend):
 
     def count(self, encoding: Encoding, timeout: float | None = None) -> int:
         """The first exact count any member finishes (they are all exact, so any one will do)."""
-        self.require("count")
+        self.require(Capability.COUNT)
         return self.race(lambda member: member.count(encoding, None), timeout)[1]
 
     def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
         """The first exact counts any member finishes."""
-        self.require("count")
+        self.require(Capability.COUNT)
         return self.race(lambda member: member.count_each(encoding, queries, None), timeout)[1]
 
     def race(self, call: Callable[[Backend], T], timeout: float | None) -> tuple[str, T]:

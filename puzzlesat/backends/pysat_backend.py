@@ -12,7 +12,7 @@ from ..core.errors import CheckFailed
 from ..core.model import CnfModel
 from ..core.result import Result, Status
 from ..proofs.certificate import Certificate
-from .base import Backend, Session
+from .base import Backend, Capability, Session
 from .forking import call_with_timeout, stream_forked
 
 #: PySAT solvers that cannot take clauses after a solve (adding one aborts the process in Kissat);
@@ -42,13 +42,24 @@ class PysatBackend(Backend):
         self.incremental = solver_name not in NON_INCREMENTAL
         self.proving = proving
         # non-incremental solvers enumerate by re-solving from scratch: correct, just slower
-        self.capabilities = frozenset({"sat", "enumerate"} | ({"proof"} if solver_name in PROOF_WRITERS else set()))
+        self.capabilities = frozenset({Capability.SAT, Capability.ENUMERATE}
+                                      | ({Capability.PROOF} if solver_name in PROOF_WRITERS else set()))
 
     def with_proofs(self) -> Backend:
-        self.require("proof")
+        self.require(Capability.PROOF)
         return PysatBackend(self.solver_name, proving=True)
 
     def unavailable_reason(self) -> str | None:
+        """Read off what this PySAT was built with, without building a solver: CryptoMiniSat comes from
+        the separate ``pycryptosat`` package, every other solver from a constructor compiled into PySAT's
+        extension (``pysolvers.glucose41_new`` for ``glucose4``). Only a name that matches no constructor
+        is settled by building one."""
+        if self.solver_name == "cryptominisat":
+            import importlib.util
+
+            return None if importlib.util.find_spec("pycryptosat") else "PySAT needs the pycryptosat package for it"
+        if _compiled(self.solver_name):
+            return None
         try:
             Solver(name=self.solver_name).delete()
         except Exception as exc:  # PySAT raises its own NoSuchSolverError or ImportError variants
@@ -137,6 +148,17 @@ class PysatSession(Session):
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
+
+
+def _compiled(name: str) -> bool:
+    """Whether PySAT's extension has a constructor for the solver ``name`` (its own spelling drops the
+    dash and may add a minor version: ``minisat-gh`` is ``minisatgh``, ``glucose4`` is ``glucose41``)."""
+    try:
+        import pysolvers  # PySAT's compiled extension
+    except ImportError:
+        return False
+    spelled = name.replace("-", "")
+    return any(attr.startswith(spelled) and attr.endswith("_new") for attr in dir(pysolvers))
 
 
 def pysat_names() -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.errors import BackendError
-from .base import Backend
+from .base import Backend, capabilities_of
 
 #: the backend of every command that names none (puzzles may prefer their measured fastest)
 DEFAULT_BACKEND = "pysat:cadical195"
@@ -41,17 +41,24 @@ def resolve(name: str) -> Backend:
     """Resolve a backend name or alias; unknown names fail with the list of known ones."""
     full = _ALIASES.get(name, name)
     if full in _FACTORIES:
-        return _FACTORIES[full]()
+        return _checked(_FACTORIES[full]())
     prefix, _, arg = full.partition(":")
     if arg and prefix in _PREFIXES:
-        return _PREFIXES[prefix](arg)
+        return _checked(_PREFIXES[prefix](arg))
     known = ", ".join(sorted(_FACTORIES) + [f"{p}:NAME" for p in _PREFIXES])
     raise BackendError(f"unknown backend '{name}' (known: {known}; aliases: {', '.join(sorted(_ALIASES))})")
 
 
 def named() -> list[Backend]:
     """Every registered named backend (prefix families such as ``external:`` are listed separately)."""
-    return [factory() for factory in _FACTORIES.values()]
+    return [_checked(factory()) for factory in _FACTORIES.values()]
+
+
+def _checked(backend: Backend) -> Backend:
+    """The backend with its capabilities as :class:`Capability` members (checked: an unknown name is
+    refused in one line), so every lookup hands out checked capabilities."""
+    backend.capabilities = capabilities_of(backend)
+    return backend
 
 
 def aliases() -> dict[str, str]:

@@ -10,7 +10,7 @@ from ..core.encoding import Encoding
 from ..core.errors import SolverTimeout
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
-from .base import Backend, Session
+from .base import Backend, Capability, Session
 
 
 def cnf_to_smtlib(clauses: list[list[int]]) -> str:
@@ -27,7 +27,7 @@ def cnf_to_smtlib(clauses: list[list[int]]) -> str:
 
 class Z3Backend(Backend):
     name = "z3"
-    capabilities = frozenset({"sat", "smt", "enumerate"})
+    capabilities = frozenset({Capability.SAT, Capability.SMT, Capability.ENUMERATE})
     description = "Z3 SMT solver (CNF as Booleans, or the puzzle's native SMT encoding)"
 
     def unavailable_reason(self) -> str | None:

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from ..backends import get_backend
+from ..backends.base import Capability
 from ..encoders import get_puzzle
 from ..pipeline.crosscheck import (
     DEFAULT_BUDGET,
@@ -91,7 +92,7 @@ def command(
     instance = load(spec, file, None, **reading(read))
     names = backend_list(backends) if backends else spec.task.crosscheck_backends(spec)
     if certify == "strict" and not backends:  # of the defaults, the ones that can prove
-        names = [name for name in names if "proof" in get_backend(name).capabilities]
+        names = [name for name in names if Capability.PROOF in get_backend(name).capabilities]
     base = replace(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), certify=certify)
     methods = spec.task.plan_crosscheck(base, instance, names, by_count)
     rows: list[Row] = []

@@ -24,7 +24,7 @@ from functools import partial, reduce
 from math import gcd
 from typing import TYPE_CHECKING
 
-from ..backends.base import Backend
+from ..backends.base import Backend, Capability
 from ..backends.forking import call_with_timeout, run_forked
 from ..core.choices import METHODS as DESCRIPTIONS
 from ..core.encoding import Encoding
@@ -68,7 +68,7 @@ class OptimisationMethod(ABC):
 
     def takes(self, backend: Backend) -> bool:
         """Whether the method runs on ``backend`` (a portfolio: on each of its members)."""
-        return "sat" in backend.capabilities
+        return Capability.SAT in backend.capabilities
 
     def requires(self, backend: Backend) -> None:
         """Refuse, in one line, a backend the method does not run on."""
@@ -156,7 +156,7 @@ class Z3Optimize(OptimisationMethod):
     title = "Z3 Optimize"
 
     def takes(self, backend: Backend) -> bool:
-        return "smt" in backend.capabilities
+        return Capability.SMT in backend.capabilities
 
     def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
         return _z3(encoding, timeout)
@@ -169,7 +169,7 @@ class OwnMaxSat(OptimisationMethod):
     needs = "it is the backend's own MaxSAT solver: choose an external-maxsat:BINARY backend"
 
     def takes(self, backend: Backend) -> bool:
-        return "optimize" in backend.capabilities
+        return Capability.OPTIMIZE in backend.capabilities
 
     def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
         result = backend.maxsat(encoding, timeout)
@@ -195,7 +195,7 @@ def _rc2(encoding: Encoding, method: str, backend: Backend, timeout: float | Non
     from pysat.examples.rc2 import RC2, RC2Stratified
     from pysat.formula import WCNF
 
-    backend.require("sat")
+    backend.require(Capability.SAT)
     solver = backend.pysat_solver
     assert solver is not None, "Rc2.takes admits PySAT backends only"
     wcnf = WCNF()

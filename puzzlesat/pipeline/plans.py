@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..backends import get_backend
+from ..backends.base import Capability
 from ..backends.forking import call_with_timeout
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
@@ -67,7 +68,7 @@ def encodings_of(puzzle: Puzzle[Any, Any, Any], name: str) -> list[str]:
     """The puzzle's encodings the named backend can take."""
     backend = get_backend(name)
     return [kind for kind in puzzle.encodings
-            if ("sat" if puzzle.formula_kind(kind) == "cnf" else "smt") in backend.capabilities]
+            if (Capability.SAT if puzzle.formula_kind(kind) == "cnf" else Capability.SMT) in backend.capabilities]
 
 
 def plan_solutions(request: Request, instance: Any, backends: list[str], solve: Solve,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..backends.base import Backend
+from ..backends.base import Backend, Capability
 from ..core.errors import PuzzlesatError
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
@@ -52,11 +52,11 @@ class Request:
     def exact_count(self) -> bool:
         """Whether a count of this request is one exact counter's answer (capability ``count``, e.g.
         ganak) rather than an enumeration of checked solutions: decided here, once, for every surface."""
-        return "count" in self.backend.capabilities
+        return Capability.COUNT in self.backend.capabilities
 
     def require_solving(self) -> None:
         """Refuse, before anything is built, a backend that cannot solve this request's formula."""
-        self.backend.require("sat" if self.formula_kind == "cnf" else "smt")
+        self.backend.require(Capability.SAT if self.formula_kind == "cnf" else Capability.SMT)
 
 
 def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding: str | None = None,
@@ -83,7 +83,7 @@ def certifying(resolved: Request, mode: str | None) -> Request:
         raise PuzzlesatError(f"--certify={mode}: expected {' or '.join(CERTIFY_MODES)}")
     backend, method = resolved.backend, resolved.method
     unprovable = method is not None and not method.certifiable
-    if unprovable or "proof" not in backend.capabilities:
+    if unprovable or Capability.PROOF not in backend.capabilities:
         if mode == "best-effort":
             return replace(resolved, certify=mode)
         solver = (method.title or f"method {method.name}") if method is not None and unprovable else backend.name

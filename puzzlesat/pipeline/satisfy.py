@@ -10,6 +10,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from ..backends.base import Capability
 from ..core.result import Status
 from ..core.timing import Deadline, Stopwatch
 from .report import Claims, Report
@@ -23,7 +24,7 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
     puzzle, backend = request.puzzle, request.backend
     request.require_solving()
     if unique:
-        backend.require("enumerate")
+        backend.require(Capability.ENUMERATE)
     deadline = Deadline(request.timeout)
     with watch.phase("encode"):
         encoding = puzzle.encode(instance, request.encoding, request.options)

@@ -11,6 +11,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..backends.base import Capability
 from ..core.encoding import Encoding
 from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.files import read_text
@@ -69,10 +70,10 @@ def refuse_uncountable(request: Request, listing: bool) -> None:
         if listing:
             raise PuzzlesatError(f"{backend.name} counts without enumerating: --list, --limit and --jsonl need "
                                  "an enumerating backend")
-        backend.require("count")
+        backend.require(Capability.COUNT)
     else:
         request.require_solving()
-        backend.require("enumerate")
+        backend.require(Capability.ENUMERATE)
 
 
 def count_formula(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, claims: Claims,

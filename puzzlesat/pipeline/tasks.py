@@ -19,6 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..backends import DEFAULT_BACKEND, Backend, available_backends, get_backend
+from ..backends.base import Capability
 from ..backends.forking import run_forked
 from ..core.errors import CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.options import EncoderOptions
@@ -151,7 +152,7 @@ class Task(ABC):
     def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
         """The backends a cross-check runs when none are named: every available one that can take one
         of the puzzle's encodings."""
-        wanted = {"sat" if puzzle.formula_kind(kind) == "cnf" else "smt" for kind in puzzle.encodings}
+        wanted = {Capability.SAT if puzzle.formula_kind(kind) == "cnf" else Capability.SMT for kind in puzzle.encodings}
         return [b.name for b in available_backends() if b.capabilities & wanted]
 
     def plan_crosscheck(self, request: Request, instance: Any, backends: list[str], by_count: bool = False) -> list[Method]:
@@ -261,7 +262,7 @@ class Optimize(Task):
         kind = encoding_for(puzzle, encoding)
         tuned_method, tuned_backend = self.tuned.get(kind, (None, None))
         chosen = get_backend(backend) if backend else None
-        if chosen is not None and "optimize" in chosen.capabilities:  # a MaxSAT solver of its own
+        if chosen is not None and Capability.OPTIMIZE in chosen.capabilities:  # a MaxSAT solver of its own
             method = method or "maxsat"
         strategy = method_named(method or tuned_method or (self.method if puzzle.formula_kind(kind) == "cnf" else "z3"))
         if strategy.own_backend is not None:

@@ -12,6 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...backends import get_backend
+from ...backends.base import Capability
 from ...backends.forking import call_with_timeout, forked
 from ...core.errors import CheckFailed, PuzzlesatError
 from ...core.options import EncoderOptions
@@ -46,14 +47,14 @@ class CountUniverses(Task):
         backend lists the universes of ``count``."""
         self.refuse_options(puzzle, method=method)
         chosen = self.backend_for(puzzle, backend)
-        if "smt" in chosen.capabilities:  # z3: the recurrence equations
+        if Capability.SMT in chosen.capabilities:  # z3: the recurrence equations
             if encoding is not None:
                 raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
             return Request(puzzle, chosen, "smt", options, timeout)
         if encoding == "smt":
             raise PuzzlesatError(f"{puzzle.name}: part 1 always uses the smt unrolling; --encoding chooses how "
                                  "part 2 is counted (count or split)")
-        if "count" in chosen.capabilities:
+        if Capability.COUNT in chosen.capabilities:
             kind = encoding_for(puzzle, encoding or ("split" if chosen.compiles else "count"))
         else:
             kind = encoding_for(puzzle, encoding or "count")
@@ -154,12 +155,12 @@ def count_universes(request: Request, instance: Any, timeout: float | None, watc
             return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
     assert isinstance(request.options, DiceOptions), "dice requests carry dice options"
     players = [replace(request.options, winner=player) for player in (0, 1)]
-    if "count" not in backend.capabilities:
+    if Capability.COUNT not in backend.capabilities:
         meanwhile()
         one, two = (count_solutions(replace(request, options=options, timeout=deadline.left()), instance, watch)
                     for options in players)
         return kind, (one, two), {}
-    backend.require("count")  # available here, before anything is built
+    backend.require(Capability.COUNT)  # available here, before anything is built
     with watch.phase("encode"):
         formulas = [puzzle.encode(instance, kind, options) for options in players]
     if kind == "split":
@@ -212,11 +213,11 @@ def plan_universes(request: Request, instance: Any, backends: list[str], task: C
     shared = family(puzzle, "count")
     for name in backends:
         backend = get_backend(name)
-        if "count" in backend.capabilities:  # both counting encodings: split by game length, whole game
+        if Capability.COUNT in backend.capabilities:  # both counting encodings: split by game length, whole game
             for kind in ("split", "count"):
                 methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared,
                                       solved(task.solve, on(name, kind), instance, "exact")))
-        elif "smt" in backend.capabilities:
+        elif Capability.SMT in backend.capabilities:
             methods.append(Method(f"{backend.name} (recurrence, {shared})", shared,
                                   solved(task.solve, on(name), instance, "exact")))
         else:
