@@ -70,7 +70,7 @@ def test_frontier_counts_the_split_along_the_turns_at_scale(target):
     instance = DiceInstance((4, 8), Game(target=target), "scale")
     request_ = request(PUZZLE, encoding="split")
     assert request_.backend.name == "frontier"
-    assert count_universes(request_, instance, None, Stopwatch())[1] == dirac_wins(instance)
+    assert count_universes(request_, instance, Stopwatch())[1] == dirac_wins(instance)
 
 
 def test_example_part2_by_z3_recurrence(run_cli):
@@ -96,7 +96,7 @@ def test_three_oracles_agree_with_the_dp(starts, game):
     # the split: conditional counts of both tracks, one compilation or sweep each (ganak's split, one
     # count per query, is checked by the crosscheck test below: here it would take a minute)
     for counter in ("d4", "frontier"):
-        assert count_universes(request(PUZZLE, counter, "split"), instance, None, Stopwatch())[:2] == ("split", wins)
+        assert count_universes(request(PUZZLE, counter, "split"), instance, Stopwatch())[:2] == ("split", wins)
     if sum(wins) <= 50_000:
         for winner in (0, 1):
             assert count_solutions(request(PUZZLE, "pysat:glucose4", "count", winner=winner), instance) == wins[winner]

@@ -77,7 +77,7 @@ class Session(ABC):
         """Every model in turn, each blocked on ``show`` before the next solve; the last result is the
         one that ends the enumeration (UNSAT, or UNKNOWN from an incomplete solver). ``timeout`` bounds
         the whole enumeration, not each call."""
-        deadline = Deadline(timeout)
+        deadline = Deadline.after(timeout)
         while True:
             result = self.solve(deadline.left())
             yield result

@@ -10,7 +10,7 @@ import click
 from .. import __version__
 from ..core.errors import PuzzlesatError
 from ..core.puzzle import Solution
-from ..core.timing import Stopwatch
+from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
 from ..pipeline.report import Report
 from ..pipeline.request import Request, request
@@ -56,7 +56,7 @@ def command(
     backend: str | None,
     cardinality: str | None,
     pb: str | None,
-    timeout: float | None,
+    timeout: Deadline,
     as_json: bool,
     certify: str | None,
     list_all: bool,

@@ -12,7 +12,7 @@ from ..core.files import read_text
 from ..core.model import CnfModel, SmtModel
 from ..core.puzzle import Puzzle
 from ..core.result import Status
-from ..core.timing import Stopwatch
+from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
 from ..formats.answers import Answer, read_answer
 from ..formats.dimacs import violated_clause
@@ -131,7 +131,7 @@ def command(
     as_json: bool,
     png: str | None,
     svg: str | None,
-    timeout: float | None,
+    timeout: Deadline,
     **read: Any,
 ) -> None:
     """Decode a solver's answer to the export of FILE, and check it. With --map the export's own choices

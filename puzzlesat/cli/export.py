@@ -11,7 +11,7 @@ from ..core.errors import PuzzlesatError
 from ..core.files import publish, read_text, write_text_atomic, writes_a_file
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
-from ..core.timing import Stopwatch
+from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
 from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf
 from ..formats.smt2 import to_smt2
@@ -99,7 +99,7 @@ def command(
     break_symmetry: bool,
     cardinality: str | None,
     pb: str | None,
-    timeout: float | None,
+    timeout: Deadline,
     **read: Any,
 ) -> None:
     """Write the encoding of FILE for an external solver, with a variable map (OUT.vars.json) that

@@ -5,6 +5,7 @@ import click
 
 from ..core.files import write_text_atomic
 from ..core.supervisor import report_phase
+from ..core.timing import Deadline
 from .options import timeout_option
 from .supervised import SupervisedCommand
 
@@ -44,7 +45,7 @@ def command() -> None:
 @seed_option
 @output_option
 @timeout_option
-def aquarium(size: int, seed: int, output: str, timeout: float | None) -> None:
+def aquarium(size: int, seed: int, output: str, timeout: Deadline) -> None:
     """An N x N aquarium with exactly one solution (proven by the SAT solver).
 
     \b
@@ -65,7 +66,7 @@ def aquarium(size: int, seed: int, output: str, timeout: float | None) -> None:
 @seed_option
 @output_option
 @timeout_option
-def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str, timeout: float | None) -> None:
+def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str, timeout: Deadline) -> None:
     """A Jurassic Jigsaw input whose assembly is unique up to symmetry (proven by the solver).
 
     \b
@@ -75,7 +76,7 @@ def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str, timeout
     from ..encoders.jigsaw.generate import generate
 
     report_phase("generate")
-    write_text_atomic(output, generate(size, tile, ambiguity, seed))
+    write_text_atomic(output, generate(size, tile, ambiguity, seed, timeout))
 
 
 @command.command("jig")
@@ -85,7 +86,7 @@ def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str, timeout
 @seed_option
 @output_option
 @timeout_option
-def jig(rows: int, cols: int, types: int, seed: int, output: str, timeout: float | None) -> None:
+def jig(rows: int, cols: int, types: int, seed: int, output: str, timeout: Deadline) -> None:
     """A random jig puzzle (it has at least the solution it was cut from).
 
     \b
@@ -104,7 +105,7 @@ def jig(rows: int, cols: int, types: int, seed: int, output: str, timeout: float
 @seed_option
 @output_option
 @timeout_option
-def amphipod(rooms: int, depth: int, seed: int, output: str, timeout: float | None) -> None:
+def amphipod(rooms: int, depth: int, seed: int, output: str, timeout: Deadline) -> None:
     """A random amphipod burrow with a plan (solvability proven by the SAT solver). Solve it with
     --no-unfold unless it has 4 rooms.
 
@@ -124,7 +125,7 @@ def amphipod(rooms: int, depth: int, seed: int, output: str, timeout: float | No
 @seed_option
 @output_option
 @timeout_option
-def dice(track: int, seed: int, output: str, timeout: float | None) -> None:
+def dice(track: int, seed: int, output: str, timeout: Deadline) -> None:
     """Random starting positions for Dirac Dice (the game's other parameters are options of solve).
 
     \b

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..core.result import Status
-from ..core.timing import Stopwatch
+from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
 from ..pipeline.request import request
 from ..pipeline.steps import load
@@ -49,7 +49,7 @@ def command(
     kind: str | None,
     cardinality: str | None,
     pb: str | None,
-    timeout: float | None,
+    timeout: Deadline,
     as_json: bool,
     png: str | None,
     svg: str | None,

@@ -35,6 +35,7 @@ from ..core.supervisor import (
     memory_message,
     supervise,
 )
+from ..core.timing import Deadline
 
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
@@ -145,7 +146,9 @@ def default_memory() -> int | None:
 
 class SupervisedCommand(click.Command):
     """A command run in a supervised worker; ``deadline`` names the parameter whose value bounds the
-    whole command (``None``: no whole-command limit), ``inputs`` those that may read stdin (``-``)."""
+    whole command (``None``: no whole-command limit), ``inputs`` those that may read stdin (``-``).
+    The command receives that parameter as the :class:`Deadline` made when the worker starts, the one
+    time limit it passes down (the supervisor kills the worker a grace period after the same limit)."""
 
     def __init__(self, *args: Any, deadline: str | None = "timeout", inputs: tuple[str, ...] = ("file",),
                  **kwargs: Any) -> None:
@@ -163,6 +166,12 @@ class SupervisedCommand(click.Command):
         if any(ctx.params.get(name) == "-" for name in self.inputs):
             preload_stdin()
         limits = Limits(seconds, memory)
-        code = supervise(lambda: run_reported(lambda: click.Command.invoke(self, ctx)), limits, fail)
+
+        def command() -> Any:
+            if self.deadline:
+                ctx.params[self.deadline] = Deadline.after(seconds)
+            return click.Command.invoke(self, ctx)
+
+        code = supervise(lambda: run_reported(command), limits, fail)
         if code:
             raise SystemExit(code)

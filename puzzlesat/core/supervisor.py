@@ -4,8 +4,9 @@ Python cannot interrupt native solver code, and a process cannot always clean up
 kernel's OOM killer, a SIGKILL, a signal that arrives inside C++). So the command line forks one
 *worker* per command, in a process group of its own, and stays behind as its *supervisor*:
 
-- **time**: the worker's own solver calls stop at the command's deadline (``time_left``) and say so;
-  if the worker is still running one second later (parsing, encoding, pruning: code that no solver
+- **time**: the worker's own solver calls stop at the command's deadline (a
+  :class:`~puzzlesat.core.timing.Deadline` the command makes when it starts and passes down) and say
+  so; if the worker is still running one second later (parsing, encoding, pruning: code that no solver
   limit covers), the supervisor kills its whole process group and names the phase it was in;
 - **memory**: the worker's address space is capped with ``setrlimit`` (its children inherit the cap),
   so exhaustion is a ``MemoryError`` (or a dead worker), reported in one line, never swapping;
@@ -57,7 +58,6 @@ class Limits:
 class _WorkerState:
     channel: int
     limits: Limits
-    end: float | None
     phase: str = "start"
 
 
@@ -65,15 +65,6 @@ _WORKER: _WorkerState | None = None
 
 
 # --- the worker's side ---------------------------------------------------------------------------
-
-def time_left(seconds: float | None) -> float | None:
-    """The time a solver call may take: ``seconds`` (what the caller asked for), cut to what is left of
-    the command's deadline inside a supervised worker."""
-    if _WORKER is None or _WORKER.end is None:
-        return seconds
-    left = max(0.001, _WORKER.end - time.monotonic())
-    return left if seconds is None else min(seconds, left)
-
 
 def report_phase(name: str) -> None:
     """Tell the supervisor which phase the command is in (named in a time-limit message)."""
@@ -128,8 +119,7 @@ def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: 
         os.environ["TMPDIR"] = scratch  # external solver binaries put their files there too
         if limits.memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, (limits.memory, limits.memory))
-        end = None if limits.seconds is None else time.monotonic() + limits.seconds
-        _WORKER = _WorkerState(channel, limits, end)
+        _WORKER = _WorkerState(channel, limits)
         code = run()
     finally:
         os._exit(code)

@@ -1,12 +1,13 @@
-"""Named wall-clock phases (parse, encode, solve, decode, check) for reports and benchmarks, and one
-time limit shared by several solver calls."""
+"""Named wall-clock phases (parse, encode, solve, decode, check) for reports and benchmarks, and the one
+time limit of a piece of work, as a point in time that every solver call below it reads."""
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
-from .supervisor import report_phase, time_left
+from .supervisor import report_phase
 
 
 class Stopwatch:
@@ -29,15 +30,26 @@ class Stopwatch:
         self.times[name] = self.times.get(name, 0.0) + seconds
 
 
+@dataclass(frozen=True)
 class Deadline:
-    """What is left of one overall time limit, handed to each solver call in turn. Inside a supervised
-    command the limit is also cut to what is left of the command's own (``--timeout`` bounds the whole
-    command), so that solver calls stop in time to say so themselves."""
+    """A time limit as the point in time it ends (``time.monotonic()``, which forked children share),
+    made once where the limit starts (a command's start, a cross-check method's, a benchmark run's)
+    and passed down unchanged: each solver call takes what is :meth:`left` of it. ``seconds`` is the
+    limit as the user gave it, for messages."""
 
-    def __init__(self, seconds: float | None) -> None:
-        seconds = time_left(seconds)
-        self.seconds = seconds
-        self.end = None if seconds is None else time.perf_counter() + seconds
+    seconds: float | None = None
+    end: float | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        """The deadline ``seconds`` from now (None: no limit)."""
+        return cls(seconds, None if seconds is None else time.monotonic() + seconds)
 
     def left(self) -> float | None:
-        return None if self.end is None else max(0.001, self.end - time.perf_counter())
+        """Seconds left (at least a millisecond, so that a call given them still answers "time is up"
+        itself), or None without a limit."""
+        return None if self.end is None else max(0.001, self.end - time.monotonic())
+
+
+#: no time limit
+UNLIMITED = Deadline()

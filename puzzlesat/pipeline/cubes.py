@@ -127,7 +127,7 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     digest = formula_digest(encoding)
     _BUILT.clear()  # local workers are forked from here: they find the formula built already
     _BUILT[request.puzzle.name, request.encoding, request.options, instance] = encoding
-    tasks = [partial(_count_one, replace(request, timeout=None), instance, digest, cube) for cube in cubes.open]
+    tasks = [partial(_count_one, request.within(None), instance, digest, cube) for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)
     seconds = [0.0] * len(tasks)
     for number, outcome in executor.run(tasks, limit):

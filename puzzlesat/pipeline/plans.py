@@ -5,7 +5,6 @@ command of the same name: nothing here decides again how to solve.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ..backends import get_backend
@@ -13,7 +12,7 @@ from ..backends.base import Capability
 from ..backends.forking import call_with_timeout
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
-from ..core.timing import Stopwatch
+from ..core.timing import UNLIMITED, Stopwatch
 from .crosscheck import CERTIFIED, Method, Outcome
 from .optimize import METHODS
 from .report import Report
@@ -51,7 +50,7 @@ def solved(solve: Solve, request: Request, instance: Any, proof_key: str | None 
     """A method that solves the request under the method's limit: its answers without the proof flag
     (``optimal``, ``exact``)."""
     def run(limit: float | None) -> Outcome:
-        report = solve(replace(request, timeout=limit), instance, Stopwatch())
+        report = solve(request.within(limit), instance, Stopwatch())
         answers = {k: v for k, v in report.answers.items() if k != proof_key}
         return report.status.value, answers | certified(report), ""
     return run
@@ -61,7 +60,7 @@ def on_backend(base: Request, backend: str, encoding: str | None = None, method:
     """The request of one method: ``base``'s puzzle, options and ``--certify`` on another backend,
     encoding or method, resolved by the puzzle's task like any other request."""
     puzzle = base.puzzle
-    return certifying(puzzle.task.request(puzzle, backend, encoding, base.options, None, method), base.certify)
+    return certifying(puzzle.task.request(puzzle, backend, encoding, base.options, UNLIMITED, method), base.certify)
 
 
 def encodings_of(puzzle: Puzzle[Any, Any, Any], name: str) -> list[str]:
@@ -137,7 +136,7 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
             counting = on_backend(request, name, kind)
 
             def run(limit: float | None, counting: Request = counting) -> Outcome:
-                report = count(replace(counting, timeout=limit), instance)
+                report = count(counting.within(limit), instance)
                 return report.status.value, dict(report.answers) | certified(report), ""
             methods.append(Method(label(puzzle, counting.backend.name, kind),
                                   family(puzzle, kind, counting.backend.name), run))

@@ -15,6 +15,7 @@ from ..backends.base import Backend, Capability
 from ..core.errors import PuzzlesatError
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
+from ..core.timing import UNLIMITED, Deadline
 
 if TYPE_CHECKING:
     from .optimize import OptimisationMethod
@@ -29,14 +30,19 @@ class Request:
     encoding: str
     #: an instance of ``puzzle.options_type``
     options: EncoderOptions
-    #: seconds for the whole request (None: no limit)
-    timeout: float | None = None
+    #: when the whole request must be answered (made once, where its limit starts: a command's start)
+    deadline: Deadline = UNLIMITED
     #: the optimisation method of an optimisation puzzle, else None
     method: OptimisationMethod | None = None
     #: ``--certify``: None (believe the solver), ``strict`` (every claim resting on an UNSAT answer comes
     #: with a checked proof; the backend is the proof-writing one) or ``best-effort`` (the same where the
     #: backend can prove, otherwise the claims are marked uncertified)
     certify: str | None = None
+
+    def within(self, seconds: float | None) -> Request:
+        """This request under a limit of its own that starts now (a cross-check's method, a forked
+        count that its parent keeps the time of: ``None``)."""
+        return replace(self, deadline=Deadline.after(seconds))
 
     @property
     def proving(self) -> bool:
@@ -60,12 +66,14 @@ class Request:
 
 
 def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding: str | None = None,
-            timeout: float | None = None, method: str | None = None, certify: str | None = None,
+            timeout: Deadline | float | None = None, method: str | None = None, certify: str | None = None,
             **options: Any) -> Request:
     """Resolve names into a :class:`Request`: the task fills in the defaults (the puzzle's measured
     fastest backend, its first encoding, the method tuned for the encoding); ``options`` are the
-    puzzle's encoder options by name, refused in one line when the puzzle has no such option."""
-    return certifying(puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), timeout, method),
+    puzzle's encoder options by name, refused in one line when the puzzle has no such option. The time
+    limit is a command's :class:`Deadline`, or seconds from now."""
+    deadline = timeout if isinstance(timeout, Deadline) else Deadline.after(timeout)
+    return certifying(puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), deadline, method),
                       certify)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..backends.base import Capability
 from ..core.result import Status
-from ..core.timing import Deadline, Stopwatch
+from ..core.timing import Stopwatch
 from .report import Claims, Report
 from .request import Request
 from .steps import checked_solution
@@ -25,7 +25,7 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
     request.require_solving()
     if unique:
         backend.require(Capability.ENUMERATE)
-    deadline = Deadline(request.timeout)
+    deadline = request.deadline
     with watch.phase("encode"):
         encoding = puzzle.encode(instance, request.encoding, request.options)
     claims = Claims(request, watch)

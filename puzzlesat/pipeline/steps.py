@@ -18,7 +18,7 @@ from ..core.files import read_text
 from ..core.model import CnfModel, SmtModel
 from ..core.puzzle import Puzzle, Solution
 from ..core.result import Status
-from ..core.timing import Deadline, Stopwatch
+from ..core.timing import Stopwatch
 from .report import Claims
 from .request import Request
 
@@ -89,11 +89,11 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
     tally = Tally(0, encoding.size())
     if request.exact_count:
         with watch.phase("solve"):
-            tally.found = backend.count(encoding, request.timeout)
+            tally.found = backend.count(encoding, request.deadline.left())
         tally.answered(backend.name)
         claims.claim(claim, None)
         return tally
-    deadline = Deadline(request.timeout)
+    deadline = request.deadline
     with watch.phase("solve"):
         session = backend.open(encoding)
     with session, closing(session.models(deadline.left())) as results:

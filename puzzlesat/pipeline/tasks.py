@@ -73,10 +73,10 @@ class Task(ABC):
         return get_backend(backend or puzzle.default_backend or DEFAULT_BACKEND)
 
     def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
-                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+                options: EncoderOptions, deadline: Deadline, method: str | None) -> Request:
         """The request with this task's defaults: :meth:`backend_for` and the puzzle's first encoding."""
         self.refuse_options(puzzle, method=method)
-        return Request(puzzle, self.backend_for(puzzle, backend), encoding_for(puzzle, encoding), options, timeout)
+        return Request(puzzle, self.backend_for(puzzle, backend), encoding_for(puzzle, encoding), options, deadline)
 
     @abstractmethod
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
@@ -120,7 +120,7 @@ class Task(ABC):
             raise PuzzlesatError("--cubes counts cube by cube: --list and --limit count in one search")
         refuse_uncountable(request, False)
         with watch.phase("solve"):
-            counted = count_variants_by_cubes(request, instance, cubes.depth, cubes.executor, request.timeout)
+            counted = count_variants_by_cubes(request, instance, cubes.depth, cubes.executor, request.deadline.seconds)
         engine = cubes.executor
         shape = {label: {"executor": engine.name, "workers": engine.workers, "cubes": len(cubed.cubes),
                          "refuted": cubed.refuted, "seconds": [round(t, 4) for t in cubed.seconds],
@@ -184,11 +184,11 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
     search's rather than the sum (zhurgut_9x9, both counts with glucose4: 24-31 s against 45-48 s one
     after the other). The children's phase times merge phase by phase as the longest, the wall time of
     that phase; ``listed`` receives the first count's solutions."""
-    deadline = Deadline(request.timeout)
+    deadline = request.deadline
 
     def one(number: int) -> tuple[Tally, list[Solution], dict[str, float], dict[str, Any]]:
         child_watch, child_listed = Stopwatch(), list[Solution]()
-        child = replace(request, options=variants[number][1], timeout=None)
+        child = replace(request, options=variants[number][1]).within(None)  # the parent keeps the time
         child_claims = Claims(child, child_watch)
         keep = child_listed.append if listed is not None and number == 0 else None
         tally = count_formula(child, instance, built[number], child_watch, child_claims, variants[number][0], keep,
@@ -199,7 +199,7 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
         results = run_forked([partial(one, number) for number in range(len(variants))], deadline.left(),
                              request.backend.name)
     except SolverTimeout:  # name the limit the user gave, not what the encodes left of it
-        raise SolverTimeout(request.backend.name, request.timeout or 0.0) from None
+        raise SolverTimeout(request.backend.name, deadline.seconds or 0.0) from None
     for _, child_listed, times, certificates in results:
         for phase, seconds in times.items():
             watch.times[phase] = max(watch.times.get(phase, 0.0), seconds)
@@ -254,7 +254,7 @@ class Optimize(Task):
         self.tuned = tuned or {}
 
     def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
-                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+                options: EncoderOptions, deadline: Deadline, method: str | None) -> Request:
         """The method asked for, else the one tuned for the encoding, else the default (Z3 Optimize on
         an SMT encoding); the backend likewise (the method's own, when it has one: z3 for Z3 Optimize)."""
         from .optimize import method_named
@@ -269,7 +269,7 @@ class Optimize(Task):
             chosen = get_backend(strategy.own_backend)
         elif chosen is None:
             chosen = self.backend_for(puzzle, tuned_backend)
-        return Request(puzzle, chosen, kind, options, timeout, strategy)
+        return Request(puzzle, chosen, kind, options, deadline, strategy)
 
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         """Optimise with the request's method; the checker replays the decoded plan and must find the
@@ -281,7 +281,7 @@ class Optimize(Task):
             encoding = puzzle.encode(instance, request.encoding, request.options)
         backend = f"{request.backend.name} ({method.name})"
         with watch.phase("solve"):
-            optimum = method.optimize(encoding, request.backend, request.timeout, certify=request.proving)
+            optimum = method.optimize(encoding, request.backend, request.deadline.left(), certify=request.proving)
         claims = Claims(request, watch)
         claims.claim("optimal" if optimum.status == Status.SAT else "unsat", optimum.certificate)
         report = Report(puzzle.name, getattr(instance, "source", ""), backend, request.encoding, optimum.status,
@@ -331,4 +331,4 @@ def crosscheck(request: Request, instance: Any, backends: list[str], by_count: b
     from .crosscheck import run_methods
 
     methods = request.puzzle.task.plan_crosscheck(request, instance, backends, by_count)
-    return list(run_methods(methods, request.timeout, budget, executor))
+    return list(run_methods(methods, request.deadline.seconds, budget, executor))

@@ -18,7 +18,7 @@ from ...core.errors import CheckFailed, PuzzlesatError
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle, Solution
 from ...core.result import Status
-from ...core.timing import Deadline, Stopwatch
+from ...core.timing import UNLIMITED, Deadline, Stopwatch
 from ...pipeline.report import Report
 from ...pipeline.request import Request, encoding_for
 from ...pipeline.steps import checked_solution, count_solutions, refuse_uncountable
@@ -39,7 +39,7 @@ class CountUniverses(Task):
     options = frozenset({"player"})
 
     def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
-                options: EncoderOptions, timeout: float | None, method: str | None) -> Request:
+                options: EncoderOptions, deadline: Deadline, method: str | None) -> Request:
         """The counter (frontier unless named) and the encoding it counts: z3 solves the recurrence (the
         ``smt`` formulas); an exact counter counts ``split`` (the default for compiling counters, which
         answer a track's 2K + 1 queries from one compilation) or the whole-game ``count`` encoding (the
@@ -50,7 +50,7 @@ class CountUniverses(Task):
         if Capability.SMT in chosen.capabilities:  # z3: the recurrence equations
             if encoding is not None:
                 raise PuzzlesatError("z3 counts by solving the recurrence equations: --encoding does not apply")
-            return Request(puzzle, chosen, "smt", options, timeout)
+            return Request(puzzle, chosen, "smt", options, deadline)
         if encoding == "smt":
             raise PuzzlesatError(f"{puzzle.name}: part 1 always uses the smt unrolling; --encoding chooses how "
                                  "part 2 is counted (count or split)")
@@ -61,7 +61,7 @@ class CountUniverses(Task):
             if kind != "count":
                 raise PuzzlesatError(f"{chosen.name} enumerates, and only the count encoding's models are "
                                      f"universes: use --encoding count, or an exact counter for {kind}")
-        return Request(puzzle, chosen, kind, options, timeout)
+        return Request(puzzle, chosen, kind, options, deadline)
 
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         return solve_counting(request, instance, watch)
@@ -82,7 +82,7 @@ class CountUniverses(Task):
             raise PuzzlesatError("z3 counts the universes by solving the recurrence equations: --list, --limit and "
                                  "--jsonl need an enumerating backend (--backend glucose)")
         refuse_uncountable(request, listing)
-        how, wins, size = count_universes(request, instance, request.timeout, watch)
+        how, wins, size = count_universes(request, instance, watch)
         variants = request.puzzle.count_variants(request.options)
         counts = {label: wins[number] for number, (label, _) in enumerate(variants)}
         return Report(request.puzzle.name, getattr(instance, "source", ""), request.backend.name, how,
@@ -109,9 +109,9 @@ def solve_counting(request: Request, instance: Any, watch: Stopwatch) -> Report:
     the number of universes each player wins (:func:`count_universes`). Part 1 runs while the counting
     children work (the whole process at target 21: 0.45 -> 0.35 s)."""
     puzzle = _dice(request.puzzle)
-    deadline = Deadline(request.timeout)
+    deadline = request.deadline
     part1: list[tuple[Part1, Any]] = []
-    how, wins, size = count_universes(request, instance, deadline.left(), watch,
+    how, wins, size = count_universes(request, instance, watch,
                                       meanwhile=lambda: part1.append(solve_part1(puzzle, instance, deadline, watch)))
     first, unrolled = part1[0]
     solution = DiceSolution(first, wins)
@@ -139,7 +139,7 @@ def solve_part1(puzzle: Dice, instance: Any, deadline: Deadline, watch: Stopwatc
     return part1, unrolled
 
 
-def count_universes(request: Request, instance: Any, timeout: float | None, watch: Stopwatch,
+def count_universes(request: Request, instance: Any, watch: Stopwatch,
                     meanwhile: Callable[[], object] = lambda: None) -> tuple[str, tuple[int, int], dict[str, int]]:
     """(how, the universes each player wins, the size of player 1's counted formula: empty when none
     was built here), counted as the request says (see :meth:`CountUniverses.request`): z3 solves the
@@ -148,7 +148,7 @@ def count_universes(request: Request, instance: Any, timeout: float | None, watc
     winner, in parallel); an enumerating backend lists the universes of the ``count`` encoding.
     ``meanwhile()`` is called in this process while counting children run (first, when none do)."""
     puzzle, backend, kind = _dice(request.puzzle), request.backend, request.encoding
-    deadline = Deadline(timeout)
+    deadline = request.deadline
     if kind == "smt":
         meanwhile()
         with watch.phase("solve"):
@@ -157,7 +157,7 @@ def count_universes(request: Request, instance: Any, timeout: float | None, watc
     players = [replace(request.options, winner=player) for player in (0, 1)]
     if Capability.COUNT not in backend.capabilities:
         meanwhile()
-        one, two = (count_solutions(replace(request, options=options, timeout=deadline.left()), instance, watch)
+        one, two = (count_solutions(replace(request, options=options), instance, watch)
                     for options in players)
         return kind, (one, two), {}
     backend.require(Capability.COUNT)  # available here, before anything is built
@@ -207,7 +207,7 @@ def plan_universes(request: Request, instance: Any, backends: list[str], task: C
         return outcome
 
     def on(name: str, kind: str | None = None) -> Request:
-        return puzzle.task.request(puzzle, name, kind, request.options, None, None)
+        return puzzle.task.request(puzzle, name, kind, request.options, UNLIMITED, None)
 
     methods = [Method("reference", "reference", remember)]
     shared = family(puzzle, "count")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from ...core.errors import PuzzlesatError
+from ...core.timing import UNLIMITED, Deadline
 from .grids import composition_table, orient
 from .solution import MONSTER, MONSTER_CELLS, monster_corners
 
@@ -116,7 +117,9 @@ def scrambled(size: int, tile: int, ambiguity: int, rng: random.Random) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
-def generate(size: int, tile: int, ambiguity: int, seed: int) -> str:
+def generate(size: int, tile: int, ambiguity: int, seed: int, deadline: Deadline = UNLIMITED) -> str:
+    """A scrambled input whose assembly the solver proves unique up to symmetry, every proof within
+    ``deadline`` (a command's time limit)."""
     from ...pipeline.request import request
     from ...pipeline.steps import count_solutions
     from . import PUZZLE
@@ -127,6 +130,7 @@ def generate(size: int, tile: int, ambiguity: int, seed: int) -> str:
     rng = random.Random(seed)
     for _ in range(ATTEMPTS):
         text = scrambled(size, tile, ambiguity, rng)
-        if count_solutions(request(PUZZLE, "cadical", break_symmetry=True), parse(text, "generated"), limit=2) == 1:
+        proving = request(PUZZLE, "cadical", timeout=deadline, break_symmetry=True)
+        if count_solutions(proving, parse(text, "generated"), limit=2) == 1:
             return text
     raise PuzzlesatError(f"no assembly unique up to symmetry in {ATTEMPTS} attempts: lower --ambiguity")
