@@ -51,8 +51,10 @@ def test_losers_do_not_survive_the_session(doubles):
     with backend.open(spec.encode(load(spec, AQUARIUM), "cnf")) as session:
         assert session.solve().status.value == "SAT"
         sleeper = session.workers[0]
-        assert sleeper.process is None  # killed as soon as glucose answered
-        winner = session.workers[1].process
+        assert sleeper.child is None  # killed as soon as glucose answered
+        kept = session.workers[1].child
+        assert kept is not None
+        winner = kept.process
         assert winner.is_alive()  # kept: its incremental session serves the next call
     assert not winner.is_alive()
 

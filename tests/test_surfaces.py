@@ -360,3 +360,18 @@ def test_the_packages_help_lists_its_functions():
                          capture_output=True, text=True, check=True).stdout
     for name in ("read", "encode", "decode", "check", "solve", "count"):
         assert f"    {name}(" in out and f"'{name}'" in out
+
+
+def test_an_unsat_agreement_on_a_formula_file_is_certified(run_cli, tmp_path):
+    """Pigeonhole 5 into 4 (30 variables, past the reference): independent solvers agree on UNSAT, and
+    with --certify each proof-writing solver's UNSAT answer comes with its checked proof."""
+    from pysat.examples.genhard import PHP
+
+    path = tmp_path / "php5.cnf"
+    PHP(5).to_file(str(path))
+    code, out, err = run_cli("crosscheck", "cnf", str(path), "--backends", "cadical,glucose", "--certify", "--json")
+    assert code == 0, err
+    rows = {row["method"]: row for row in json.loads(out)["rows"]}
+    assert rows["reference"]["status"] == "SKIPPED"
+    for name in ("pysat:cadical195 [cnf]", "pysat:glucose4 [cnf]"):
+        assert rows[name]["status"] == "UNSAT" and rows[name]["agrees"] and rows[name]["certified"] == {"unsat": True}

@@ -1,8 +1,9 @@
 """Solver calls in forked children, under hard time limits.
 
 Most PySAT solvers (CaDiCaL, Kissat, Lingeling, CryptoMiniSat) cannot be interrupted, so a limited call
-runs in a forked child that is killed when time is up; the child inherits the loaded solver through
-fork, so nothing is rebuilt, and its result comes back through a pipe.
+runs in a forked child (a :class:`~puzzlesat.core.runner.Child`) that is killed when time is up; the
+child inherits the loaded solver through fork, so nothing is rebuilt, and its result comes back through
+a pipe, its failure as the exception it was (a timeout, a refusal by design, a one-line error).
 """
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from ..core.errors import BackendError, NotApplicable, PuzzlesatError, SolverTimeout
-from ..core.processes import die_with_parent
+from ..core.runner import Child
 
 #: what a forked call returns (sent back through a pipe, so picklable)
 T = TypeVar("T")
@@ -46,24 +48,15 @@ def forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> I
     """:func:`run_forked` in two halves, so that the parent can work while the children do: the
     children start on entry, the function yielded waits for their results (in order), and on exit every
     child still running is killed."""
-    import multiprocessing  # here, not at the top: a command that forks nothing does not pay for it
-
-    ctx = multiprocessing.get_context("fork")
     end = None if timeout is None else time.perf_counter() + timeout
-    running = []
+    children: list[Child] = []
     try:
         for fn in fns:
-            receiver, sender = ctx.Pipe(duplex=False)
-            # not a daemon, so that the call may start processes of its own (a portfolio's members)
-            process = ctx.Process(target=_send_result, args=(sender, fn))
-            process.start()
-            sender.close()
-            running.append((receiver, process))
-        yield lambda: [cast(T, _receive(receiver, process, end, timeout, backend)[1])
-                       for receiver, process in running]
+            children.append(Child(partial(_send_result, fn=fn)))
+        yield lambda: [cast(T, _receive(child, end, timeout, backend)[1]) for child in children]
     finally:
-        for receiver, process in running:
-            _stop(receiver, process)
+        for child in children:
+            child.stop()
 
 
 def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, backend: str) -> Iterator[Any]:
@@ -72,35 +65,28 @@ def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, bac
     An enumeration under :func:`call_with_timeout` would fork once per solve, and each child's learnt
     clauses die with it; here one child keeps its solver for the whole loop, and the parent reads each
     item as it comes. Closing the generator early (a ``limit`` reached) kills the child."""
-    import multiprocessing  # here, not at the top: a command that forks nothing does not pay for it
-
-    ctx = multiprocessing.get_context("fork")
     end = None if timeout is None else time.perf_counter() + timeout
-    receiver, sender = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_send_stream, args=(sender, items))
-    process.start()
-    sender.close()
+    child = Child(partial(_send_stream, items=items))
     try:
         while True:
-            kind, payload = _receive(receiver, process, end, timeout, backend)
+            kind, payload = _receive(child, end, timeout, backend)
             if kind == "done":
                 return
             yield payload
     finally:
-        _stop(receiver, process)
+        child.stop()
 
 
-def _receive(receiver: Any, process: Any, end: float | None, timeout: float | None,
-             backend: str) -> tuple[str, Any]:
+def _receive(child: Child, end: float | None, timeout: float | None, backend: str) -> tuple[str, Any]:
     """The child's next message, or the error that its silence, death or report means."""
     left = None if end is None else max(0.0, end - time.perf_counter())
-    if not receiver.poll(left):
+    if not child.conn.poll(left):
         raise SolverTimeout(backend, timeout or 0.0)
     try:
-        kind, payload = receiver.recv()
+        kind, payload = child.conn.recv()
     except EOFError:
-        process.join()
-        raise BackendError(f"{backend}: the solver process died (exit code {process.exitcode})") from None
+        child.process.join()
+        raise BackendError(f"{backend}: the solver process died (exit code {child.process.exitcode})") from None
     if kind == "error":
         raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
     if kind == "timeout":
@@ -113,15 +99,7 @@ def _receive(receiver: Any, process: Any, end: float | None, timeout: float | No
     return kind, payload
 
 
-def _stop(receiver: Any, process: Any) -> None:
-    if process.is_alive():
-        process.kill()
-    process.join()
-    receiver.close()
-
-
 def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
-    die_with_parent()
     try:
         sender.send(("ok", fn()))
     except BaseException as exc:  # report anything, the parent turns it into an error
@@ -129,7 +107,6 @@ def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
 
 
 def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
-    die_with_parent()
     try:
         for item in items():
             sender.send(("item", item))

@@ -12,17 +12,17 @@ when the next solve call needs them. The winner's name is carried in :attr:`Resu
 """
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import time
 from collections.abc import Callable
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar, cast
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
-from ..core.processes import die_with_parent
 from ..core.result import Result
+from ..core.runner import Child
 from .base import Backend, Capability, Session
 
 T = TypeVar("T")
@@ -122,38 +122,28 @@ class _Worker:
         self.encoding = encoding
         self.added = added if added is not None else []
         self.call = call
-        self.process: multiprocessing.process.BaseProcess | None = None
-        self.conn: Connection | None = None
+        self.child: Child | None = None
 
     def start(self) -> Connection:
-        if self.conn is None:
-            ctx = multiprocessing.get_context("fork")
-            parent, child = ctx.Pipe()
-            process = ctx.Process(target=_serve, args=(child, self), daemon=True)
-            process.start()
-            child.close()
-            self.process, self.conn = process, parent
-        return self.conn
+        if self.child is None:
+            self.child = Child(partial(_serve, worker=self), duplex=True)
+        conn: Connection = self.child.conn
+        return conn
 
     def add_clause(self, clause: list[int]) -> None:
         """Pass a clause on to a running worker; a stopped one gets it from ``added`` when restarted."""
-        if self.conn is not None:
-            self.conn.send(("add", clause))
+        if self.child is not None:
+            self.child.conn.send(("add", clause))
 
     def stop(self) -> None:
-        if self.process is not None:
-            if self.process.is_alive():
-                self.process.kill()
-            self.process.join()
-        if self.conn is not None:
-            self.conn.close()
-        self.process, self.conn = None, None
+        if self.child is not None:
+            self.child.stop()
+        self.child = None
 
 
 def _serve(conn: Connection, worker: _Worker) -> None:
     """Worker process: run the one call, or keep one session and answer requests until killed.
     Ctrl-C is the parent's to handle (it kills the workers), so workers ignore it and stay quiet."""
-    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     member = worker.member
     try:

@@ -1,6 +1,13 @@
-"""Independent tasks in killable children on this machine: at most ``workers`` forked worker processes,
-each in a process group of its own, each task under its own time limit, each ending as one
-:class:`Outcome`.
+"""The toolkit's one way to fork work: :class:`Child`, and independent tasks in killable children.
+
+Every process the toolkit forks for work is a :class:`Child` (a limited solver call and a forked count,
+:mod:`puzzlesat.backends.forking`; a portfolio member; a worker of :func:`run_each`, which bench, the
+local executor and a cross-check on local processes use). Only the supervisor's worker is forked apart
+(:mod:`puzzlesat.core.supervisor`: it is forked before anything else, takes the command's rlimits and
+signals, and reports its phase through a raw pipe).
+
+:func:`run_each` runs independent tasks: at most ``workers`` forked worker processes, each in a process
+group of its own, each task under its own time limit, each ending as one :class:`Outcome`.
 
 The tasks are not pickled: a worker is forked after the list of tasks exists and finds them (and every
 formula the parent built) in its memory; the parent sends it a task's number and gets the result back
@@ -18,6 +25,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from .errors import PuzzlesatError, SolverTimeout
@@ -37,34 +45,55 @@ class Outcome(Generic[T]):
     seconds: float = 0.0
 
 
-class _Worker:
-    """One forked worker process and the task it is running (None: idle)."""
+class Child:
+    """One forked child running ``target(conn)``, with a pipe to it (``conn`` here: the receiving end, or
+    both ways with ``duplex``). It dies with its parent (:func:`die_with_parent`); with ``own_group`` it
+    leads a process group of its own, so that :meth:`stop` also kills what it started (a task's solver
+    processes). Not a daemon: what it runs may fork children of its own."""
 
-    def __init__(self, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
+    def __init__(self, target: Callable[[Any], None], own_group: bool = False, duplex: bool = False) -> None:
         import multiprocessing
 
         ctx = multiprocessing.get_context("fork")
-        self.conn, theirs = ctx.Pipe(duplex=True)
-        # not a daemon: a task may start processes of its own (portfolio members, forked solver calls)
-        self.process = ctx.Process(target=_serve, args=(theirs, tasks, fresh))
+        self.conn, theirs = ctx.Pipe(duplex=duplex)
+        self.own_group = own_group
+        self.process = ctx.Process(target=_child_main, args=(theirs, target, own_group))
         self.process.start()
         theirs.close()
+
+    def stop(self) -> None:
+        """Kill the child (and its group, when it has one), reap it, close the pipe."""
+        if self.own_group:
+            try:
+                if self.process.pid is not None:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):  # not yet its own group leader: kill it alone
+                self.process.kill()
+        elif self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> None:
+    die_with_parent()
+    if own_group:
+        os.setpgid(0, 0)
+    target(conn)
+
+
+class _Worker(Child):
+    """A :func:`run_each` worker: a child in a group of its own, serving task numbers, and the task it is
+    running (None: idle)."""
+
+    def __init__(self, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
+        super().__init__(partial(_serve, tasks=tasks, fresh=fresh), own_group=True, duplex=True)
         self.number: int | None = None
         self.start = 0.0
 
     def give(self, number: int) -> None:
         self.number, self.start = number, time.perf_counter()
         self.conn.send(number)
-
-    def stop(self) -> None:
-        """Kill the worker and whatever it started (its process group)."""
-        try:
-            if self.process.pid is not None:
-                os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):  # not yet its own group leader: kill it alone
-            self.process.kill()
-        self.process.join()
-        self.conn.close()
 
 
 def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None,
@@ -122,8 +151,6 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
 
 def _serve(conn: Any, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
     """A worker: run the tasks the parent names, one after the other, until it closes the pipe."""
-    die_with_parent()
-    os.setpgid(0, 0)  # its own process group, so that a kill also reaches its solver processes
     while True:
         try:
             number = conn.recv()
