@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    """The Python interface's functions, loaded from :mod:`puzzlesat.api` on first use."""
     if name in _API:
         from . import api
 

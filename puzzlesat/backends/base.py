@@ -7,7 +7,7 @@ implement the same interface by re-solving from scratch, so callers never specia
 
 Adding a solver means one module with a :class:`Backend` subclass, registered in :mod:`.builtin` or, from
 another package, through the entry point ``puzzlesat.backends`` (docs/adding-a-puzzle.md has the checklist);
-names resolve through :func:`puzzlesat.backends.get_backend` (:mod:`.catalog`).
+names resolve through :func:`puzzlesat.backends.get_backend` (:mod:`.registry`).
 """
 from __future__ import annotations
 

@@ -1,57 +1,66 @@
-"""The backend registry: names, aliases and ``prefix:ARG`` families, and how a name resolves.
-
-It holds tables only and imports no backend: :mod:`.builtin` fills them, and :mod:`.catalog` (what
-``puzzlesat.backends`` exports) makes sure it has before resolving a name, so the import graph has no
-cycle.
+"""The backend registry, the one place a name becomes a backend: names, aliases and ``prefix:ARG``
+families, the built-in ones (:mod:`.builtin`, read on first use: importing them loads PySAT, Z3 and the
+counters, which a command that needs no solver does not pay for), plug-ins (entry points, read only for
+a name that is not built in), and the check of every backend's capabilities (:class:`.base.Capability`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from ..core.errors import BackendError
+from ..core.plugins import BACKEND_GROUP, load, registered
 from .base import Backend, capabilities_of
+from .builtin import PrefixFactory, builtin
 
 #: the backend of every command that names none (puzzles may prefer their measured fastest)
 DEFAULT_BACKEND = "pysat:cadical195"
 
 _FACTORIES: dict[str, Callable[[], Backend]] = {}
-_PREFIXES: dict[str, Callable[[str], Backend]] = {}
+_PREFIXES: dict[str, PrefixFactory] = {}
 _ALIASES: dict[str, str] = {}
+_loaded = {"builtin": False, "plugins": False}
 
 
-def register(name: str, factory: Callable[[], Backend]) -> None:
-    _FACTORIES[name] = factory
+def _ensure_builtin() -> None:
+    if not _loaded["builtin"]:
+        _loaded["builtin"] = True
+        named, prefixes, aliases = builtin()
+        for name, factory in named.items():
+            _FACTORIES.setdefault(name, factory)  # a test's double registered first stays
+        _PREFIXES.update(prefixes)
+        _ALIASES.update(aliases)
 
 
-def names() -> set[str]:
-    """The registered names (not aliases or prefix families)."""
-    return set(_FACTORIES)
+def _register_plugins() -> bool:
+    """Register the backends other packages declare (entry points ``puzzlesat.backends``: name = a
+    factory of a Backend); True when this call registered them. A built-in name is not overridden."""
+    if _loaded["plugins"]:
+        return False
+    _loaded["plugins"] = True
+    for name in registered(BACKEND_GROUP):
+        if name not in _FACTORIES:
+            _FACTORIES[name] = partial(_plugin_backend, name)
+    return True
 
 
-def register_prefix(prefix: str, factory: Callable[[str], Backend]) -> None:
-    """Names ``prefix:ARG`` build a backend from ARG (e.g. ``external:cadical``)."""
-    _PREFIXES[prefix] = factory
+def _plugin_backend(name: str) -> Backend:
+    factory = load(BACKEND_GROUP, name)
+    backend = factory() if callable(factory) else None
+    if not isinstance(backend, Backend):
+        raise BackendError(f"backend '{name}': its entry point does not make a puzzlesat Backend")
+    return backend
 
 
-def alias(short: str, full: str) -> None:
-    _ALIASES[short] = full
-
-
-def resolve(name: str) -> Backend:
-    """Resolve a backend name or alias; unknown names fail with the list of known ones."""
+def _resolve(name: str) -> Backend:
     full = _ALIASES.get(name, name)
     if full in _FACTORIES:
         return _checked(_FACTORIES[full]())
     prefix, _, arg = full.partition(":")
     if arg and prefix in _PREFIXES:
-        return _checked(_PREFIXES[prefix](arg))
+        return _checked(_PREFIXES[prefix](arg, get_backend))
     known = ", ".join(sorted(_FACTORIES) + [f"{p}:NAME" for p in _PREFIXES])
     raise BackendError(f"unknown backend '{name}' (known: {known}; aliases: {', '.join(sorted(_ALIASES))})")
-
-
-def named() -> list[Backend]:
-    """Every registered named backend (prefix families such as ``external:`` are listed separately)."""
-    return [_checked(factory()) for factory in _FACTORIES.values()]
 
 
 def _checked(backend: Backend) -> Backend:
@@ -61,5 +70,31 @@ def _checked(backend: Backend) -> Backend:
     return backend
 
 
+def get_backend(name: str) -> Backend:
+    """The backend a name or alias stands for; unknown names fail with the list of known ones. Plug-in
+    backends are looked for only when the name is not a built-in one."""
+    _ensure_builtin()
+    try:
+        return _resolve(name)
+    except BackendError:
+        if not _register_plugins():
+            raise
+    return _resolve(name)
+
+
+def all_backends() -> list[Backend]:
+    """Every registered named backend, plug-ins included (prefix families such as ``external:`` are
+    listed separately)."""
+    _ensure_builtin()
+    _register_plugins()
+    return [_checked(factory()) for factory in _FACTORIES.values()]
+
+
+def available_backends() -> list[Backend]:
+    """Every registered named backend that works on this machine (each probed once per process)."""
+    return [backend for backend in all_backends() if backend.missing() is None]
+
+
 def aliases() -> dict[str, str]:
+    _ensure_builtin()
     return dict(_ALIASES)
