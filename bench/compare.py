@@ -79,6 +79,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryDirectory() as elsewhere:
         old = str(checkout(args.revision, Path(scratch)))
+        # both sides from compiled bytecode, as an installed package runs (this machine sets
+        # PYTHONDONTWRITEBYTECODE, so otherwise every process would compile every module it imports)
+        for tree in (Path(old), ROOT):
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "puzzlesat")], check=True)
         for pythonpath, wanted in ((old, old), (None, str(ROOT))):  # each side imports the code it should
             where = subprocess.run([sys.executable, "-c", "import puzzlesat; print(puzzlesat.__file__)"], cwd=elsewhere,
                                    env=dict(os.environ, PYTHONPATH=pythonpath or ""), capture_output=True, text=True)

@@ -14,10 +14,12 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+if TYPE_CHECKING:
+    from ..core.runner import Child
 
 from ..core.errors import BackendError, NotApplicable, PuzzlesatError, SolverTimeout
-from ..core.runner import Child
 
 #: what a forked call returns (sent back through a pipe, so picklable)
 T = TypeVar("T")
@@ -48,6 +50,8 @@ def forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> I
     """:func:`run_forked` in two halves, so that the parent can work while the children do: the
     children start on entry, the function yielded waits for their results (in order), and on exit every
     child still running is killed."""
+    from ..core.runner import Child  # here: a command that forks nothing does not pay for it
+
     end = None if timeout is None else time.perf_counter() + timeout
     children: list[Child] = []
     try:
@@ -65,6 +69,8 @@ def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, bac
     An enumeration under :func:`call_with_timeout` would fork once per solve, and each child's learnt
     clauses die with it; here one child keeps its solver for the whole loop, and the parent reads each
     item as it comes. Closing the generator early (a ``limit`` reached) kills the child."""
+    from ..core.runner import Child
+
     end = None if timeout is None else time.perf_counter() + timeout
     child = Child(partial(_send_stream, items=items))
     try:

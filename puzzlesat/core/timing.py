@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .supervisor import report_phase
 
@@ -30,8 +30,7 @@ class Stopwatch:
         self.times[name] = self.times.get(name, 0.0) + seconds
 
 
-@dataclass(frozen=True)
-class Deadline:
+class Deadline(NamedTuple):
     """A time limit as the point in time it ends (``time.monotonic()``, which forked children share),
     made once where the limit starts (a command's start, a cross-check method's, a benchmark run's)
     and passed down unchanged: each solver call takes what is :meth:`left` of it. ``seconds`` is the

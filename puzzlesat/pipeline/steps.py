@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import closing
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..backends.base import Capability
@@ -49,13 +48,12 @@ def checked_solution(puzzle: Puzzle[Any, Any, Any], instance: Any, encoding: Enc
     return solution
 
 
-@dataclass
 class Tally:
     """What counting one formula gave: the number, the formula's size, the backends that answered."""
 
-    found: int
-    size: dict[str, int]
-    solved_by: list[str] = field(default_factory=list)
+    def __init__(self, found: int, size: dict[str, int]) -> None:
+        self.found, self.size = found, size
+        self.solved_by: list[str] = []
 
     def answered(self, backend: str) -> None:
         if backend and backend not in self.solved_by:

@@ -14,9 +14,9 @@ A puzzle with a mode of its own brings its task in its own package (dice: ``enco
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..backends import DEFAULT_BACKEND, Backend, available_backends, get_backend
 from ..backends.base import Capability
@@ -41,8 +41,7 @@ if TYPE_CHECKING:
 # where they are used: a plain solve or count does not pay for them (tests/test_startup.py)
 
 
-@dataclass(frozen=True)
-class Cubing:
+class Cubing(NamedTuple):
     """``count --cubes``: split each count into cubes ``depth`` splits deep (None: automatic) and count
     them on ``executor``, each cube under the request's time limit."""
 
