@@ -147,7 +147,7 @@ def default_memory() -> int | None:
 class SupervisedCommand(click.Command):
     """A command run in a supervised worker; ``deadline`` names the parameter whose value bounds the
     whole command (``None``: no whole-command limit), ``inputs`` those that may read stdin (``-``).
-    The command receives that parameter as the :class:`Deadline` made when the worker starts, the one
+    The command receives that parameter as the :class:`Deadline` made as the worker starts, the one
     time limit it passes down (the supervisor kills the worker a grace period after the same limit)."""
 
     def __init__(self, *args: Any, deadline: str | None = "timeout", inputs: tuple[str, ...] = ("file",),
@@ -166,12 +166,8 @@ class SupervisedCommand(click.Command):
         if any(ctx.params.get(name) == "-" for name in self.inputs):
             preload_stdin()
         limits = Limits(seconds, memory)
-
-        def command() -> Any:
-            if self.deadline:
-                ctx.params[self.deadline] = Deadline.after(seconds)
-            return click.Command.invoke(self, ctx)
-
-        code = supervise(lambda: run_reported(command), limits, fail)
+        if self.deadline:  # made just before the worker starts: it never ends after the supervisor's limit
+            ctx.params[self.deadline] = Deadline.after(seconds)
+        code = supervise(lambda: run_reported(lambda: click.Command.invoke(self, ctx)), limits, fail)
         if code:
             raise SystemExit(code)
