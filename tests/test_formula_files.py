@@ -68,6 +68,9 @@ def test_both_wcnf_formats_read_the_same(tmp_path):
     ("p cnf 2 1\n1 3 0\n", "bad.cnf: variable 3 is beyond the header's 2"),
     ("p cnf 2 1\n1 2\n", "bad.cnf: the last clause does not end with 0"),
     ("p cnf 2 1\np cnf 2 1\n", "bad.cnf:2:1: expected one header"),
+    # a literal in the projection made count --list print one model again and again (issue 34)
+    ("c p show -1 2 0\np cnf 2 1\n1 2 0\n", "bad.cnf:1:10: the projection names variables, not literals: '-1'"),
+    ("p cnf 2 1\nc ind 1 7 0\n1 2 0\n", "bad.cnf:2:9: projected variable 7 is beyond the header's 2"),
 ])
 def test_malformed_files_are_one_line(run_cli, tmp_path, text, message):
     (tmp_path / "bad.cnf").write_text(text)
@@ -103,3 +106,13 @@ def test_bench_takes_a_directory_of_cnf_files(run_cli, tmp_path):
     assert len(rows) == 9 and {row["status"] for row in rows} <= {"SAT", "UNSAT"}
     for name in ("f0", "f1", "f2"):  # every method agrees on each file
         assert len({row["status"] for row in rows if row["instance"].endswith(f"{name}.cnf")}) == 1
+
+
+def test_a_header_larger_than_the_formula_costs_nothing(run_cli, tmp_path):
+    """'p cnf 999999999 1' used to allocate per declared variable (12 GB in a cross-check, 'out of memory'
+    for 2147483647): a formula's variables are what its clauses and projection use."""
+    for declared in (999999999, 2147483647):
+        (tmp_path / "big.cnf").write_text(f"p cnf {declared} 1\n1 2 0\n")
+        code, out, err = run_cli("count", "cnf", str(tmp_path / "big.cnf"), "--json")
+        assert code == 0 and json.loads(out)["answers"] == {"solutions": 3}, err
+        assert json.loads(out)["size"]["variables"] == 2

@@ -85,6 +85,7 @@ class Dimacs:
     """A DIMACS CNF or WCNF file as read: its clauses, the projection it declares (``c p show`` or
     ``c ind``; empty when none), and for WCNF the weighted soft clauses."""
 
+    #: the variables its clauses and projection use (a header may declare more: they cost nothing)
     num_vars: int
     clauses: tuple[tuple[int, ...], ...]
     show: tuple[int, ...] = ()
@@ -99,6 +100,7 @@ def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
     clauses: list[tuple[int, ...]] = []
     soft: list[tuple[tuple[int, ...], int]] = []
     show: list[int] = []
+    shown_at: dict[int, tuple[int, int]] = {}  # a projected variable -> the line and column that named it
     pending: list[int] = []  # a clause may span lines
     weight: int | None = None  # the pending clause's weight (WCNF); None: hard
     for number, raw in enumerate(text.splitlines(), 1):
@@ -109,7 +111,9 @@ def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
             words = line.split()
             projection = words[3:] if words[:3] == ["c", "p", "show"] else words[2:] if words[:2] == ["c", "ind"] else None
             if projection is not None:
-                show += [_literal(token, path, number, raw) for token in projection if token != "0"]
+                for variable, column in _shown(projection, path, number, raw):
+                    show.append(variable)
+                    shown_at.setdefault(variable, (number, column))
             continue
         if line.startswith("p"):
             words = line.split()
@@ -146,10 +150,30 @@ def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
     if header is None and not weighted:
         raise PuzzleFormatError(path, None, None, "no 'p cnf VARIABLES CLAUSES' header: not a DIMACS CNF file")
     used = max((abs(lit) for clause in [*clauses, *(c for c, _ in soft)] for lit in clause), default=0)
-    num_vars = max(header[0] if header else 0, used, max(show, default=0))
     if header is not None and used > header[0]:
         raise PuzzleFormatError(path, None, None, f"variable {used} is beyond the header's {header[0]}")
+    if header is not None and show and max(show) > header[0]:
+        named_on, column = shown_at[max(show)]
+        raise PuzzleFormatError(path, named_on, column, f"projected variable {max(show)} is beyond the header's {header[0]}")
+    # the formula's variables are the ones its clauses and projection use: a header that declares more
+    # (DIMACS allows it) costs nothing, and its unused variables neither take memory nor double counts
+    num_vars = max(used, max(show, default=0))
     return Dimacs(num_vars, tuple(clauses), tuple(sorted(set(show))), tuple(soft))
+
+
+def _shown(tokens: list[str], path: str, number: int, line: str) -> list[tuple[int, int]]:
+    """The variables of a ``c p show`` / ``c ind`` line, with their columns, up to its closing 0: each a
+    positive variable (a literal there would project on a variable's sign, which means nothing)."""
+    found = []
+    for token in tokens:
+        value = _literal(token, path, number, line)
+        if value == 0:
+            break
+        if value < 0:
+            raise PuzzleFormatError(path, number, line.find(token) + 1,
+                                    f"the projection names variables, not literals: '{token[:20]}' is negative")
+        found.append((value, line.find(token) + 1))
+    return found
 
 
 def _literal(token: str, path: str, number: int, line: str) -> int:
