@@ -69,7 +69,7 @@ class PuzzleWCNF(WCNF, _Decodable):
         return duplicate
 
 
-def read(puzzle: str, path: str, **reading: Any) -> Any:
+def read(puzzle: str, path: str, /, **reading: Any) -> Any:
     """The instance in the file at ``path`` (``reading``: ``rows``/``cols``, ``unfold``, dice's game)."""
     return load(get_puzzle(puzzle), path, **reading)
 

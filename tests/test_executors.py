@@ -44,9 +44,15 @@ def test_a_task_that_kills_its_process_is_an_error_not_a_lost_result():
 
 
 def test_executor_names_are_checked():
-    with pytest.raises(PuzzlesatError, match="expected local, local:N or dask://HOST:PORT"):
+    with pytest.raises(PuzzlesatError, match="expected local, local:N, dask://HOST:PORT"):
         executor_for("ray://x")
     assert executor_for("local:3").workers == 3
+    cap = 8 * (os.cpu_count() or 1)
+    assert executor_for(f"local:{cap}").workers == cap
+    with pytest.raises(PuzzlesatError, match=f"at most {cap} local workers"):
+        executor_for(f"local:{cap + 1}")  # local:2000 forked 2,000 workers (issue 34)
+    with pytest.raises(PuzzlesatError, match="no such scheduler file"):
+        executor_for("dask:///nonexistent/scheduler.json")  # Dask would wait for it forever
 
 
 CASES = [("jig", "jig/matt5x5.jig", 6), ("jig", "jig/zhurgut_6x4.jig", 5), ("jig", "jig/lavoie5x5.jig", 8),
@@ -67,7 +73,7 @@ def test_cube_and_conquer_counts_what_the_plain_count_counts(run_cli, puzzle, pa
         assert stats["cubes"] == len(stats["seconds"]) >= 1 and label in plain_answers
 
 
-def test_cube_and_conquer_on_a_local_dask_cluster(run_cli):
+def test_cube_and_conquer_on_a_local_dask_cluster(run_cli, tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         address = cluster.scheduler_address.removeprefix("tcp://")
@@ -79,6 +85,12 @@ def test_cube_and_conquer_on_a_local_dask_cluster(run_cli):
         assert report["cubes"]["solutions"]["executor"] == "dask" and report["cubes"]["solutions"]["workers"] == 2
         outcomes = dict(executor_for(f"dask://{address}").run([fine, sleepy, failing], 1.0))
         assert [outcomes[n].status for n in range(3)] == ["OK", "TIMEOUT", "ERROR"]
+        # the address as Dask writes it (tls:// was prefixed tcp:// and refused), and a scheduler file
+        scheduler_file = tmp_path / "scheduler.json"
+        scheduler_file.write_text(json.dumps({"type": "Scheduler", "address": cluster.scheduler_address}))
+        for spec in (f"dask://{cluster.scheduler_address}", f"dask://{scheduler_file}"):
+            outcomes = dict(executor_for(spec).run([fine], 5.0))
+            assert outcomes[0].status == "OK" and outcomes[0].value == 42, spec
 
 
 def test_no_scheduler_is_one_line(run_cli):

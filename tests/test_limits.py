@@ -255,6 +255,78 @@ def test_inputs_that_were_internal_errors(tmp_path, run_cli):
         assert err.count("\n") == 1 and "internal error" not in err, f"{name}: {err}"
 
 
+def test_crafted_maps_models_and_options_are_one_line(tmp_path, run_cli):
+    """Second round (issue 34): each of these was an internal error (exit 3); the map's and the API's
+    values are now checked against the option's type where they come in."""
+    import json
+
+    dice = str(INSTANCES / "aoc" / "2021-21" / "example.txt")
+    assert run_cli("export", "aquarium", SMALL, "-o", str(tmp_path / "aq.cnf"))[0] == 0
+    assert run_cli("export", "dice", dice, "--target", "6", "--sides", "2", "-o", str(tmp_path / "d.cnf"))[0] == 0
+    model = tmp_path / "model.txt"
+    model.write_text("s SATISFIABLE\nv 1 0\n")
+
+    def crafted(base: str, change: dict, raw: str | None = None) -> str:
+        payload = json.loads((tmp_path / f"{base}.vars.json").read_text())
+        for key, value in change.items():
+            (payload[key[0]] if isinstance(key, tuple) else payload)[key[-1] if isinstance(key, tuple) else key] = value
+        path = tmp_path / "crafted.json"
+        path.write_text(raw if raw is not None else json.dumps(payload))
+        return str(path)
+
+    maps = {
+        "unknown cardinality": ("aq.cnf", {("options", "cardinality"): "foo"}, None, "--cardinality takes one of"),
+        "reading 'path'": ("aq.cnf", {("reading", "path"): "/etc/passwd"}, None, "--path does not apply"),
+        "reading 'text'": ("aq.cnf", {("reading", "text"): "x"}, None, "--text does not apply"),
+        "target as a string": ("d.cnf", {("reading", "target"): "6"}, None, "--target takes int, not '6'"),
+        "target as a float": ("d.cnf", {("reading", "target"): 6.5}, None, "--target takes int"),
+        "target as a list": ("d.cnf", {("reading", "target"): [6]}, None, "--target takes int"),
+        "options not an object": ("aq.cnf", {"options": [1]}, None, "'options' is not a JSON object"),
+        "deep nesting": ("aq.cnf", {}, "[" * 100000 + "]" * 100000, "nested too deeply"),
+        "a 5,000-digit number": ("aq.cnf", {}, '{"format": "puzzlesat variable map", "version": ' + "9" * 5000 + "}",
+                                 "a number too long"),
+    }
+    for name, (base, change, raw, message) in maps.items():
+        puzzle = "dice" if base.startswith("d") else "aquarium"
+        instance = dice if puzzle == "dice" else SMALL
+        code, out, err = run_cli("decode", puzzle, instance, "--model", str(model), "--map", crafted(base, change, raw))
+        assert code == 2 and not out and message in err and err.count("\n") == 1, f"{name}: {code} {err}"
+    cost = tmp_path / "cost.txt"
+    cost.write_text("o " + "9" * 5000 + "\ns OPTIMUM FOUND\nv 1 0\n")
+    smt = tmp_path / "smt.txt"
+    smt.write_text("sat\n(model (define-fun level_1 () Int " + "9" * 5000 + "))\n")
+    assert run_cli("export", "aquarium", SMALL, "--format", "smt2", "-o", str(tmp_path / "aq.smt2"))[0] == 0
+    for name, args in {
+        "a 5,000-digit cost line": ["decode", "aquarium", SMALL, "--model", str(cost)],
+        "a 5,000-digit SMT Int": ["decode", "aquarium", SMALL, "--model", str(smt), "--map", str(tmp_path / "aq.smt2.vars.json")],
+        "an unclosed quote": ["solve", "aquarium", SMALL, "--backend", 'external:"x'],
+        "local:2000": ["count", "aquarium", SMALL, "--cubes", "2", "--executor", "local:2000"],
+    }.items():
+        code, out, err = run_cli(*args)
+        assert code == 2 and not out and err.count("\n") == 1 and "internal error" not in err, f"{name}: {code} {err}"
+
+
+def test_the_api_checks_option_values():
+    import puzzlesat
+    from puzzlesat.core.errors import PuzzlesatError
+
+    instance = puzzlesat.read("aquarium", SMALL)
+    with pytest.raises(PuzzlesatError, match="--cardinality takes one of"):
+        puzzlesat.encode("aquarium", instance, cardinality="foo")
+    with pytest.raises(PuzzlesatError, match="--target takes int"):
+        puzzlesat.read("dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt"), target="6")
+
+
+def test_a_solver_that_prints_bytes_that_are_not_utf8(tmp_path, run_cli):
+    solver = tmp_path / "liar.sh"
+    solver.write_text("#!/bin/sh\nprintf 's SATISFIABLE\\nv 1 \\377 0\\n'\nexit 10\n")
+    solver.chmod(0o755)
+    formula = tmp_path / "f.cnf"
+    formula.write_text("p cnf 2 1\n1 2 0\n")
+    code, out, err = run_cli("solve", "cnf", str(formula), "--backend", f"external:{solver}")
+    assert code == 2 and "'\\xff' is not a literal" in err and err.count("\n") == 1, err
+
+
 def test_z3_reads_an_empty_clause_as_false():
     from puzzlesat.backends import get_backend
     from puzzlesat.core.encoding import Encoding

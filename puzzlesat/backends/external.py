@@ -40,7 +40,10 @@ class ExternalBackend(Backend):
 
     def __init__(self, spec: str, proving: bool = False) -> None:
         """``spec`` is the binary, optionally with arguments (``"rc2.py -vv"``)."""
-        words = shlex.split(spec) or [""]
+        try:
+            words = shlex.split(spec) or [""]
+        except ValueError as exc:  # an unclosed quote
+            raise BackendError(f"backend {self.prefix}:{spec[:60]}: {str(exc).lower()}") from None
         self.spec = spec
         self.binary, self.arguments = words[0], words[1:]
         self.name = f"{self.prefix}:{spec}"
@@ -111,7 +114,8 @@ def run_tool(command: list[str], timeout: float | None, name: str) -> tuple[subp
     """Run an outside tool (it dies with us), killed at ``timeout``; (its run, seconds)."""
     start = time.perf_counter()
     try:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+        # a byte that is not UTF-8 is kept visible (\\xff) for the reader to refuse in one line
+        proc = subprocess.run(command, capture_output=True, encoding="utf-8", errors="backslashreplace", timeout=timeout,
                               stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
     except subprocess.TimeoutExpired:
         raise SolverTimeout(name, timeout or 0.0) from None

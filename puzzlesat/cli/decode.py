@@ -18,7 +18,7 @@ from ..formats.answers import Answer, read_answer
 from ..formats.dimacs import violated_clause
 from ..formats.varmap import formula_digest, read_variable_map, sha256
 from ..pipeline.report import Report
-from ..pipeline.steps import checked_solution, load
+from ..pipeline.steps import check_reading, checked_solution, load
 from .export import export_options, exported_kind, player_option, symmetry_option
 from .options import (
     cnf_options,
@@ -49,9 +49,17 @@ def mapped_encoding(spec: Puzzle[Any, Any, Any], file: str, map_path: str, watch
     text = read_text(file)
     if sha256(text) != varmap.instance_sha256:
         raise PuzzlesatError(f"{map_path}: exported from another instance than {file} (its SHA-256 differs)")
-    instance = load(spec, file, watch, text=text, **varmap.reading)
+    if varmap.encoding not in spec.encodings:
+        raise PuzzlesatError(f"{map_path}: {spec.name} has no encoding '{varmap.encoding[:40]}' "
+                             f"(it has {', '.join(spec.encodings)})")
+    try:
+        check_reading(spec, varmap.reading)
+        options = spec.options(**varmap.options)
+    except PuzzlesatError as exc:
+        raise PuzzlesatError(f"{map_path}: {exc}") from None
+    instance = load(spec, file, watch, text, **varmap.reading)
     with watch.phase("encode"):
-        encoding = spec.encode(instance, varmap.encoding, spec.options(**varmap.options))
+        encoding = spec.encode(instance, varmap.encoding, options)
     if formula_digest(encoding) != varmap.formula_sha256:
         raise PuzzlesatError(f"{map_path}: this version of puzzlesat builds another formula from the same "
                              "instance and options: export again")

@@ -116,7 +116,7 @@ def command(
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     text, chosen = read_text(file), reading(read)
-    instance = load(spec, file, watch, text=text, **chosen)
+    instance = load(spec, file, watch, text, **chosen)
     kind = exported_kind(spec, fmt, kind)
     with watch.phase("encode"):
         encoding = spec.encode(instance, kind, export_options(spec, fmt, player, cardinality, pb, break_symmetry))

@@ -8,7 +8,7 @@ method) and ``picture``. A puzzle is typed by its instance, its solution and its
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pysat.formula import IDPool
@@ -47,8 +47,9 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     options_type: type[OptionsT]
     #: encoding kinds this puzzle offers, the first being the default
     encodings: tuple[str, ...] = ("cnf", "smt")
-    #: keyword options of ``parse`` that the command line may set (``rows``/``cols``, ``unfold``)
-    reading_options: tuple[str, ...] = ()
+    #: keyword options of ``parse`` that the command line may set (``rows``/``cols``, ``unfold``), with
+    #: the type each takes (checked before ``parse`` sees it: a variable map or the API may give any)
+    reading_options: ClassVar[Mapping[str, type]] = {}
     #: what ``solve``, ``count`` and ``crosscheck`` do with this puzzle (a unique solution, an optimum,
     #: counted universes): the pipeline calls only the task (:mod:`puzzlesat.pipeline.tasks`)
     task: ClassVar[Task]

@@ -43,6 +43,19 @@ _SAT_WORDS = {"SATISFIABLE": Status.SAT, "UNSATISFIABLE": Status.UNSAT, "UNKNOWN
 _MINISAT_WORDS = {"SAT": Status.SAT, "UNSAT": Status.UNSAT, "INDET": Status.UNKNOWN}
 
 
+#: the longest number read (Python's own limit on converting decimal text: longer ones cost quadratic time)
+MAX_DIGITS = 4300
+
+
+def _number(digits: str, path: str, number: int | None) -> int:
+    """A cost, count or value as written; one longer than :data:`MAX_DIGITS` is refused in one line."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        where = f"{path}:{number}" if number is not None else path
+        raise PuzzlesatError(f"{where}: a number of {len(digits.lstrip('-')):,} digits, longer than the "
+                             f"{MAX_DIGITS:,} this reader takes")
+    return int(digits)
+
+
 def read_answer(text: str, path: str) -> Answer:
     """The answer in ``text``, whichever standard format it is in (see the module docstring)."""
     lines = text.splitlines()
@@ -104,7 +117,7 @@ def _competition(lines: list[str], path: str) -> Answer:
             word = " ".join(line[2:].split())
             counted = re.fullmatch(r"p?mc (\d+)", word)
             if counted:
-                word, count = "SATISFIABLE", int(counted.group(1))
+                word, count = "SATISFIABLE", _number(counted.group(1), path, number)
             if word not in _SAT_WORDS:
                 raise PuzzlesatError(f"{path}:{number}: unknown status line '{line[:60]}'")
             if status is not None:
@@ -113,13 +126,13 @@ def _competition(lines: list[str], path: str) -> Answer:
         elif line.startswith("o "):
             if not re.fullmatch(r"o\s+\d+", line):
                 raise PuzzlesatError(f"{path}:{number}: '{line[:60]}' is not a cost line ('o COST')")
-            cost = int(line.split()[1])
+            cost = _number(line.split()[1], path, number)
             model.improved()
         elif line.startswith("c s exact"):
             found = re.fullmatch(r"c s exact arb int (\d+)", " ".join(line.split()))
             if not found:
                 raise PuzzlesatError(f"{path}:{number}: '{line[:60]}': only exact integer counts are read")
-            count = int(found.group(1))
+            count = _number(found.group(1), path, number)
         elif line.startswith("v ") or line == "v":
             model.add(line[1:].split(), number)
     if status is None:
@@ -156,7 +169,7 @@ def _smt(text: str, path: str) -> Answer:
         if sort == "Bool":
             values[name] = value == "true"
         else:
-            values[name] = int(value.replace("(", "").replace(")", "").replace(" ", ""))
+            values[name] = _number(re.sub(r"[()\s]", "", value), path, None)
     if status == Status.SAT and not values:
         raise PuzzlesatError(f"{path}: 'sat' without a model: run the solver on the whole export "
                              "(it ends with (get-model))")

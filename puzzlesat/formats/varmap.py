@@ -78,15 +78,21 @@ def read_variable_map(text: str, path: str) -> VariableMap:
         payload = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PuzzlesatError(f"{path}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})") from None
+    except ValueError:  # an integer past Python's 4,300 digits
+        raise PuzzlesatError(f"{path}: a number too long for a variable map") from None
+    except RecursionError:
+        raise PuzzlesatError(f"{path}: nested too deeply for a variable map") from None
     if not isinstance(payload, dict) or payload.get("format") != MAP_FORMAT:
         raise PuzzlesatError(f"{path}: not a puzzlesat variable map (written by 'puzzlesat export')")
     if payload.get("version") != MAP_VERSION:
         raise PuzzlesatError(f"{path}: variable map version {payload.get('version')}; this puzzlesat reads "
                              f"version {MAP_VERSION}: export again")
-    try:
-        found = VariableMap(str(payload["puzzle"]), str(payload["source"]), str(payload["instance_sha256"]),
-                            dict(payload["reading"]), str(payload["encoding"]), dict(payload["options"]),
-                            str(payload["formula_sha256"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise PuzzlesatError(f"{path}: variable map without a valid {exc}") from None
-    return found
+    pinned = {}
+    for name, kind in (("puzzle", str), ("source", str), ("instance_sha256", str), ("reading", dict),
+                       ("encoding", str), ("options", dict), ("formula_sha256", str)):
+        if name not in payload:
+            raise PuzzlesatError(f"{path}: variable map without '{name}'")
+        if not isinstance(payload[name], kind):
+            raise PuzzlesatError(f"{path}: the variable map's '{name}' is not a {'string' if kind is str else 'JSON object'}")
+        pinned[name] = payload[name]
+    return VariableMap(**pinned)

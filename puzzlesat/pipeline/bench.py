@@ -112,7 +112,7 @@ def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run, text: str | Non
     puzzle = puzzles[run.puzzle]
     watch = Stopwatch()
     try:
-        instance = load(puzzle, run.instance, watch, text=text)
+        instance = load(puzzle, run.instance, watch, text)
         if run.method == REFERENCE:
             with watch.phase("solve"):
                 status, answers, error = puzzle.task.reference(request(puzzle), instance)

@@ -23,6 +23,9 @@ T = TypeVar("T")
 
 #: the prefix of a Dask scheduler address on the command line
 DASK = "dask://"
+#: local workers per core at most: past that they only share the cores and memory (``local:2000``
+#: would fork 2,000 processes)
+WORKERS_PER_CORE = 8
 
 
 def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
@@ -88,16 +91,22 @@ class DaskExecutor(Executor):
     name = "dask"
 
     def __init__(self, address: str) -> None:
-        """``address``: HOST:PORT of the scheduler."""
+        """``address`` as Dask writes it: ``HOST:PORT`` (TCP), ``tls://HOST:PORT`` or another of Dask's
+        schemes, or the path of a scheduler file (``dask scheduler --scheduler-file``). TLS takes its
+        certificates from Dask's own configuration (``distributed.comm.tls``), as ``dask worker`` does."""
         try:
             from distributed import Client
         except ImportError:
             raise PuzzlesatError("--executor dask://...: Dask is not installed: pip install 'puzzlesat[dist]'") from None
+        if address.endswith(".json") and not os.path.isfile(address):  # Dask would wait for it forever
+            raise PuzzlesatError(f"--executor {DASK}{address[:60]}: no such scheduler file")
+        where = {"scheduler_file": address} if address.endswith(".json") else \
+            {"address": address if "://" in address else f"tcp://{address}"}
         try:
-            self.client = Client(f"tcp://{address}", timeout=5, set_as_default=False)
-        except (OSError, TimeoutError) as exc:
-            raise PuzzlesatError(f"--executor {DASK}{address}: no Dask scheduler answers there "
-                                 f"({str(exc).splitlines()[0]})") from None
+            self.client = Client(**where, timeout=5, set_as_default=False)
+        except Exception as exc:  # Dask's client says why in many types (OSError, ValueError, TypeError for TLS)
+            raise PuzzlesatError(f"--executor {DASK}{address[:60]}: no Dask scheduler answers there "
+                                 f"({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})") from None
 
     @property
     def workers(self) -> int:
@@ -129,11 +138,17 @@ def _outcome(future: Any) -> Outcome[Any]:
 
 
 def executor_for(spec: str | None) -> Executor:
-    """``None`` or ``local`` (or ``local:N`` workers), or ``dask://HOST:PORT``; anything else is refused."""
+    """``None`` or ``local`` (or ``local:N`` workers, at most :data:`WORKERS_PER_CORE` a core), or
+    ``dask://ADDRESS``; anything else is refused."""
     if spec is None or spec == "local":
         return LocalExecutor()
     if spec.startswith("local:") and spec[6:].isdigit() and int(spec[6:]) > 0:
+        cores = os.cpu_count() or 1
+        if int(spec[6:]) > WORKERS_PER_CORE * cores:
+            raise PuzzlesatError(f"--executor {spec[:20]}: at most {WORKERS_PER_CORE * cores} local workers on "
+                                 f"this machine's {cores} cores ({WORKERS_PER_CORE} a core)")
         return LocalExecutor(int(spec[6:]))
     if spec.startswith(DASK) and len(spec) > len(DASK):
         return DaskExecutor(spec[len(DASK):])
-    raise PuzzlesatError(f"--executor {spec}: expected local, local:N or dask://HOST:PORT")
+    raise PuzzlesatError(f"--executor {spec[:60]}: expected local, local:N, dask://HOST:PORT, "
+                         "dask://tls://HOST:PORT or dask://SCHEDULER-FILE.json")

@@ -15,6 +15,7 @@ from ..core.encoding import Encoding
 from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.files import read_text
 from ..core.model import CnfModel, SmtModel
+from ..core.options import accepts, described, quoted
 from ..core.puzzle import Puzzle, Solution
 from ..core.result import Status
 from ..core.timing import Stopwatch
@@ -23,17 +24,26 @@ from .request import Request
 
 
 def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,
-         **reading: Any) -> Any:
+         /, **reading: Any) -> Any:
     """Read and parse one instance file (``-`` = stdin), or ``text`` already read from it (export and
     decode hash what they parse). ``reading`` holds the options that say how to read it (a rectangular
-    jigsaw's rows and cols, amphipod's unfold); each puzzle accepts its own."""
+    jigsaw's rows and cols, amphipod's unfold); each puzzle accepts its own, of its own type (the
+    parameters before it are positional, so a variable map's ``path`` is an option refused here)."""
     watch = watch or Stopwatch()
-    for option in reading:
-        if option not in puzzle.reading_options:
-            flag = "--no-unfold" if option == "unfold" else f"--{option.replace('_', '-')}"
-            raise PuzzlesatError(f"{flag} does not apply to {puzzle.name}")
+    check_reading(puzzle, reading)
     with watch.phase("parse"):
         return puzzle.parse(read_text(path) if text is None else text, path, **reading)
+
+
+def check_reading(puzzle: Puzzle[Any, Any, Any], reading: dict[str, Any]) -> None:
+    """Refuse in one line a reading option the puzzle does not take, or a value not of its type."""
+    for option, value in reading.items():
+        flag = "--no-unfold" if option == "unfold" else f"--{option.replace('_', '-')}"
+        expected = puzzle.reading_options.get(option)
+        if expected is None:
+            raise PuzzlesatError(f"{flag[:40]} does not apply to {puzzle.name}")
+        if not accepts(expected, value):
+            raise PuzzlesatError(f"{flag} takes {described(expected)}, not {quoted(value)}")
 
 
 def checked_solution(puzzle: Puzzle[Any, Any, Any], instance: Any, encoding: Encoding, model: CnfModel | SmtModel,

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from puzzlesat.core.choices import CARDINALITY_ENCODINGS
 from puzzlesat.core.encoding import Encoding
 from puzzlesat.core.model import CnfModel, SmtModel
-from puzzlesat.core.options import EncoderOptions
+from puzzlesat.core.options import EncoderOptions, choice
 from puzzlesat.core.puzzle import Puzzle
 from puzzlesat.formats.picture import Picture
 from puzzlesat.pipeline.tasks import Satisfy
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class SudokuOptions(EncoderOptions):
     #: ``pysat.card`` encoding of the CNF's "exactly one" constraints (``puzzlesat ... --cardinality``)
-    cardinality: str = "seqcounter"
+    cardinality: str = choice("seqcounter", CARDINALITY_ENCODINGS)
 
 
 class Sudoku(Puzzle[SudokuInstance, SudokuSolution, SudokuOptions]):

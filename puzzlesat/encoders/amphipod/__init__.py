@@ -1,6 +1,7 @@
 """Amphipod (AoC 2021 day 23): the least energy to sort amphipods into their rooms, proven optimal."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.encoding import Encoding
@@ -25,7 +26,7 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):
     encodings = ("events", "unroll", "smt")
     #: every encoding takes each mover's options (stops, paths, costs) from movers.py
     shared_steps: ClassVar[dict[str, str]] = {"events": "movers", "unroll": "movers", "smt": "movers"}
-    reading_options = ("unfold",)
+    reading_options: ClassVar[Mapping[str, type]] = {"unfold": bool}
     #: RC2 raced on two solvers, whole computations in two processes: glucose4 is faster on the AoC
     #: burrows and up to 6 rooms x 4 (6x4: 0.44 s against 0.66 s), CaDiCaL on 6 x 6 (1.7 s against 2.7 s);
     #: the race costs about 20 ms and takes the better of the two (a one-core machine pays for both)

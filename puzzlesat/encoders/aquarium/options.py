@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.options import EncoderOptions
+from ...core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
+from ...core.options import EncoderOptions, choice
 
 
 @dataclass(frozen=True)
 class AquariumOptions(EncoderOptions):
     #: ``pysat.card`` encoding of the row and column counts; chosen by measurement
     #: (bench/run.py aquarium-cardinality, BENCHMARKS.md)
-    cardinality: str = "seqcounter"
+    cardinality: str = choice("seqcounter", CARDINALITY_ENCODINGS)
     #: ``pysat.pb`` encoding of the weighted column counts (a region's level fills several cells)
-    pb: str = "bdd"
+    pb: str = choice("bdd", PB_ENCODINGS)

@@ -2,6 +2,7 @@
 universes each player wins (Ganak, enumeration, or Z3 on the recurrence)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -36,7 +37,7 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
     encodings = ("count", "split", "smt")
     #: every counting method (both CNFs, the Z3 recurrence) takes the game's moves from rules.py
     shared_steps: ClassVar[dict[str, str]] = {"count": "rules", "split": "rules", "smt": "rules"}
-    reading_options = GAME_OPTIONS
+    reading_options: ClassVar[Mapping[str, type]] = {name: int for name in GAME_OPTIONS}
     #: the frontier sweep along the turn order counts the split tracks fastest: 0.06 s a player at target
     #: 21 (D4 0.8-1.0 s), 2.2 s at target 100 (D4: none in 600 s at 50)
     default_backend = "frontier"

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.options import EncoderOptions
+from ...core.options import EncoderOptions, choice
 
 
 @dataclass(frozen=True)
 class DiceOptions(EncoderOptions):
     #: the player (0 or 1) whose winning universes the ``count`` and ``split`` formulas describe
-    winner: int = 0
+    winner: int = choice(0, (0, 1))
     #: part 1's ``smt`` unrolling: turns unrolled (None: ``2 * det_target``, always enough)
     horizon: int | None = None

@@ -1,8 +1,8 @@
 """Jurassic Jigsaw (AoC 2020 day 20): tiles rotated and flipped into a grid, then sea monsters."""
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Hashable, Iterator, Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from ..tiling.problem import TilingProblem
 from ..tiling.puzzle import TilingPuzzle
@@ -21,7 +21,7 @@ class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
     name = "jigsaw"
     count_labels = ("solutions", "up_to_symmetry")
 
-    reading_options = ("rows", "cols")
+    reading_options: ClassVar[Mapping[str, type]] = {"rows": int, "cols": int}
 
     def parse(self, text: str, path: str, **shape: int) -> JigsawInstance:
         return _parse(text, path, shape.get("rows"), shape.get("cols"))

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.options import EncoderOptions
+from ...core.choices import CARDINALITY_ENCODINGS
+from ...core.options import EncoderOptions, choice
 
 
 @dataclass(frozen=True)
@@ -13,4 +14,4 @@ class TilingOptions(EncoderOptions):
     #: for ``solve``, where any one solution will do and the smaller search is faster
     break_symmetry: bool | None = None
     #: ``pysat.card`` encoding of each cell's and each piece's at-most-one
-    cardinality: str = "seqcounter"
+    cardinality: str = choice("seqcounter", CARDINALITY_ENCODINGS)
