@@ -327,6 +327,56 @@ def test_a_solver_that_prints_bytes_that_are_not_utf8(tmp_path, run_cli):
     assert code == 2 and "'\\xff' is not a literal" in err and err.count("\n") == 1, err
 
 
+def test_an_outside_solver_writes_nowhere_another_user_can_predict(tmp_path, monkeypatch):
+    """Through the API (no supervisor) the formula for external:minisat was /tmp/puzzlesat-XXXX.cnf and
+    its result PATH.out, a name anyone could derive once the .cnf existed: a symlink planted there made
+    the solve write through it (issue 34). The files now live in a private directory (mode 0700)."""
+    import glob
+    import tempfile
+    import threading
+
+    import puzzlesat
+
+    shared = tmp_path / "shared-tmp"
+    shared.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    solver = tmp_path / "bin" / "minisat"  # a MiniSat stand-in: writes its result to its second argument
+    solver.parent.mkdir()
+    solver.write_text("#!/bin/sh\nstat -c %a \"$(dirname \"$1\")\" > " + str(tmp_path / "mode") +
+                      "\nsleep 0.5\nprintf 'SAT\\n1 2 0\\n' > \"$2\"\nexit 10\n")
+    solver.chmod(0o755)
+    planted: list[str] = []
+    stop = threading.Event()
+
+    def attacker() -> None:  # another user, watching the shared directory for the old names
+        while not stop.is_set():
+            for formula in glob.glob(str(shared / "puzzlesat-*.cnf")):
+                if not os.path.lexists(formula + ".out"):
+                    os.symlink(victim, formula + ".out")
+                    planted.append(formula)
+            time.sleep(0.005)
+
+    watcher = threading.Thread(target=attacker)
+    watcher.start()
+    try:
+        instance = puzzlesat.read("cnf", str(_write(tmp_path / "f.cnf", "p cnf 2 1\n1 2 0\n")))
+        report = puzzlesat.solve("cnf", instance, backend=f"external:{solver}")
+    finally:
+        stop.set()
+        watcher.join()
+    assert str(report.status) == "SAT" and report.checked
+    assert victim.read_text() == "precious\n" and not planted
+    assert (tmp_path / "mode").read_text().strip() == "700"
+    assert not list(shared.iterdir())  # the private directory is gone with everything in it
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
 def test_z3_reads_an_empty_clause_as_false():
     from puzzlesat.backends import get_backend
     from puzzlesat.core.encoding import Encoding

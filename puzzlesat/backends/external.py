@@ -98,16 +98,15 @@ class ExternalSession(Session):
 
 @contextmanager
 def scratch_file(suffix: str, text: str) -> Iterator[str]:
-    """A temporary file holding ``text``, removed afterwards with anything written beside it (PATH.out)."""
-    fd, path = tempfile.mkstemp(prefix="puzzlesat-", suffix=suffix)
-    try:
-        with os.fdopen(fd, "w") as handle:
+    """A file holding ``text`` in a private directory (``mkdtemp``: mode 0700), removed afterwards with
+    anything the tool wrote beside it (PATH.out: a result or a proof). A name in a shared directory
+    would let another user plant a symlink where PATH.out will be written (through the Python API or a
+    Dask worker, which run without the supervisor's own scratch directory)."""
+    with tempfile.TemporaryDirectory(prefix="puzzlesat-") as directory:
+        path = os.path.join(directory, "formula" + suffix)
+        with open(path, "x") as handle:
             handle.write(text)
         yield path
-    finally:
-        for leftover in (path, path + ".out"):
-            if os.path.exists(leftover):
-                os.unlink(leftover)
 
 
 def run_tool(command: list[str], timeout: float | None, name: str) -> tuple[subprocess.CompletedProcess[str], float]:
