@@ -5,6 +5,7 @@ tree without leftovers, outputs that are devices, links or the command's own inp
 error messages."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -203,6 +204,22 @@ def test_an_export_and_its_map_are_published_together(tmp_path, scratch):
     assert run("export", "aquarium", SMALL, "-o", str(out), tmp=scratch)[0] == 0
     assert (tmp_path / "a.cnf.vars.json").read_text().startswith("{")
     assert not list(tmp_path.glob(".puzzlesat-*"))
+
+
+def test_concurrent_exports_to_one_path_leave_a_matching_pair(tmp_path, scratch):
+    """Ten exports of different instances to one -o path: the file and its map are one writer's, never
+    one of each (two renames were interleaved in 2 of 40 rounds before the directory lock; issue 34)."""
+    instances = sorted(str(p) for p in (INSTANCES / "aquarium").glob("pa-*.txt"))[:10]
+    out = tmp_path / "one.cnf"
+    env = dict(os.environ, TMPDIR=str(scratch))
+    for _ in range(5):
+        writers = [subprocess.Popen([EXE, "export", "aquarium", path, "-o", str(out)], env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for path in instances]
+        assert all(writer.wait(60) == 0 for writer in writers)
+        first_line = out.read_text().splitlines()[0]
+        source = json.loads((tmp_path / "one.cnf.vars.json").read_text())["source"]
+        assert first_line == f"c puzzlesat aquarium {source}"
+        assert not list(tmp_path.glob(".puzzlesat-*"))
 
 
 def test_bench_checks_its_output_directory_before_the_runs(tmp_path, scratch):

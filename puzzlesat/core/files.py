@@ -15,10 +15,13 @@
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .errors import DiskFull, PuzzlesatError
 from .supervisor import announce_temp
@@ -99,7 +102,10 @@ def write_bytes_atomic(path: str, data: bytes) -> None:
 
 def publish(outputs: list[tuple[str, bytes]]) -> None:
     """Write files that belong together: every temporary file first, then the stale files removed
-    (all but the first), then the renames in order. Non-regular targets are written through."""
+    (all but the first), then the renames in order. Non-regular targets are written through. The
+    removes and renames of files that belong together hold an exclusive lock on their directories, so
+    that two commands publishing to the same paths (an export and its map) leave one's files or the
+    other's, never one file of each."""
     staged: list[tuple[str, str]] = []  # (temporary file, final path)
     try:
         for path, data in outputs:
@@ -108,10 +114,11 @@ def publish(outputs: list[tuple[str, bytes]]) -> None:
                 _write_through(path, data)
             else:
                 staged.append((_stage(path, target, data), target))
-        for _, target in staged[1:]:
-            _remove(target)
-        for tmp, target in staged:
-            os.replace(tmp, target)
+        with _locked(sorted({os.path.dirname(target) for _, target in staged}) if len(staged) > 1 else []):
+            for _, target in staged[1:]:
+                _remove(target)
+            for tmp, target in staged:
+                os.replace(tmp, target)
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -119,6 +126,21 @@ def publish(outputs: list[tuple[str, bytes]]) -> None:
     finally:
         for tmp, _ in staged:
             _remove(tmp)
+
+
+@contextmanager
+def _locked(directories: list[str]) -> Iterator[None]:
+    """Hold ``flock`` on each directory (in sorted order: two publishers cannot wait on each other).
+    Nothing is created for it, so no lock file is left beside the outputs."""
+    handles: list[int] = []
+    try:
+        for directory in directories:
+            handles.append(os.open(directory, os.O_RDONLY | os.O_DIRECTORY))
+            fcntl.flock(handles[-1], fcntl.LOCK_EX)
+        yield
+    finally:
+        for handle in handles:
+            os.close(handle)  # closing releases the lock
 
 
 def writes_a_file(path: str) -> bool:
