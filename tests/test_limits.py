@@ -242,6 +242,18 @@ def test_control_characters_in_errors_are_escaped(tmp_path, scratch):
         assert "\\x1b" in err
 
 
+def test_bench_and_crosscheck_escape_what_they_quote(tmp_path, scratch):
+    """bench's "N run(s) failed, first: ..." line printed an input's ESC and NUL bytes raw (issue 34)."""
+    (tmp_path / "in").mkdir()
+    evil = tmp_path / "in" / "evil.cnf"
+    evil.write_text("p cnf 2 1\n1 \x1b[2J\x00 0\n")
+    for args in (["bench", "--puzzle", "cnf", "--instances", str(tmp_path / "in"), "--out", str(tmp_path / "out")],
+                 ["crosscheck", "cnf", str(evil)]):
+        code, out, err, _ = run(*args, tmp=scratch)
+        assert code != 0 and "\x1b" not in out + err and "\x00" not in out + err, (args[0], out, err)
+        assert "\\x1b" in out + err, (args[0], out, err)
+
+
 # --- inputs that used to end in an internal error (exit 3) -------------------------------------------
 
 def test_inputs_that_were_internal_errors(tmp_path, run_cli):

@@ -25,7 +25,7 @@ from ..pipeline.bench import (
     to_markdown,
 )
 from .options import PuzzleName, backend_list, format_seconds
-from .supervised import SupervisedCommand
+from .supervised import SupervisedCommand, escaped
 
 
 @click.command("bench", cls=SupervisedCommand, deadline=None, inputs=())
@@ -102,7 +102,8 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     click.echo(f"wrote {Path(out) / 'bench.json'} and {Path(out) / 'bench.csv'}" + (f" and {plot_path}" if plot_path else ""))
     if any(row.status == "ERROR" for row in rows):
         failed = [f"{Path(r.instance).name} / {r.method}: {r.error}" for r in rows if r.status == "ERROR"]
-        click.echo(f"puzzlesat: {len(failed)} run(s) failed, first: {failed[0]}", err=True)
+        first = escaped(failed[0]).replace("\n", " ")  # an error may quote an input's bytes
+        click.echo(f"puzzlesat: {len(failed)} run(s) failed, first: {first}", err=True)
         raise SystemExit(1)
 
 
@@ -116,6 +117,6 @@ def _print_table(rows: list[Row]) -> None:
                f"{'total':>9} {'vars':>7} {'clauses':>8}  ref/this")
     for r in rows:
         ratio = f"{r.reference_ratio:.2f}x" if r.reference_ratio else "-"
-        click.echo(f"{r.puzzle + ' ' + Path(r.instance).stem:<{width}}  {r.method:<{method_width}}  {r.status:<7} "
+        click.echo(f"{escaped(r.puzzle + ' ' + Path(r.instance).stem):<{width}}  {r.method:<{method_width}}  {r.status:<7} "
                    f"{cell(r.encode):>9} {cell(r.solve):>9} {cell(r.total):>9} {r.variables or '-':>7} "
                    f"{r.clauses or '-':>8}  {ratio}")

@@ -33,7 +33,7 @@ from .options import (
     puzzle_argument,
     reading,
 )
-from .supervised import SupervisedCommand
+from .supervised import SupervisedCommand, escaped
 
 
 @click.command("crosscheck", cls=SupervisedCommand, deadline=None)
@@ -108,7 +108,7 @@ def command(
     for row in run_methods(methods, timeout, budget, engine):
         rows.append(row)
         if not as_json:
-            click.echo(_line(row, width))
+            click.echo(escaped(_line(row, width)).replace("\n", " "))  # a row's reason may quote the input
     culprits = [row for row in rows if not row.agrees and row.status not in NO_ANSWER]
     timeouts = [row for row in rows if row.status in NO_ANSWER]
     if as_json:
