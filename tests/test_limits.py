@@ -230,6 +230,22 @@ def test_bench_checks_its_output_directory_before_the_runs(tmp_path, scratch):
     assert seconds < 10  # refused before any run, not after all of them
 
 
+def test_out_of_memory_is_said_even_when_the_worker_cannot_say_it(tmp_path):
+    """A worker out of memory could run out again while making its one-line message, and ended with
+    exit 3 and nothing on stderr (issue 34): now it makes nothing and its supervisor says it."""
+    script = tmp_path / "oom.py"
+    script.write_text(
+        "import sys\n"
+        "from puzzlesat.core.supervisor import Limits, report_phase, supervise\n"
+        "def run():\n"
+        "    report_phase('encode')\n"
+        "    raise MemoryError  # as if the handler itself had failed: it escapes the command\n"
+        "sys.exit(supervise(run, Limits(memory=1 << 30), lambda m: print('puzzlesat: error: ' + m, file=sys.stderr)))\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 5, proc
+    assert proc.stderr == "puzzlesat: error: out of memory in the encode phase (--max-memory 1G: raise it, or try a smaller instance)\n"
+
+
 # --- terminal safety -------------------------------------------------------------------------------
 
 def test_control_characters_in_errors_are_escaped(tmp_path, scratch):

@@ -31,8 +31,8 @@ from ..core.files import preload_stdin
 from ..core.supervisor import (
     Limits,
     format_bytes,
+    in_worker,
     limit_message,
-    memory_message,
     supervise,
 )
 from ..core.timing import Deadline
@@ -86,8 +86,9 @@ def run_reported(work: Callable[[], Any]) -> int:
         fail("interrupted")
         return EXIT_INTERRUPTED
     except MemoryError:
-        fail(memory_message())
-        return EXIT_OUT_OF_MEMORY
+        if in_worker():  # end at once, making nothing: the supervisor says it
+            raise
+        # said below, once this handler has let go of the traceback and the memory its frames hold
     except BrokenPipeError:
         _silence_stdout()
         fail("output closed before it was all written (broken pipe)")
@@ -100,6 +101,8 @@ def run_reported(work: Callable[[], Any]) -> int:
         return EXIT_DISK_FULL
     except Exception as exc:  # a bug: still one line, with PUZZLESAT_DEBUG=1 for the traceback
         return _internal(exc)
+    fail("out of memory")  # reached only from the MemoryError handler (unsupervised: no cap to name)
+    return EXIT_OUT_OF_MEMORY
 
 
 def _internal(exc: Exception) -> int:

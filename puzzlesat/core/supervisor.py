@@ -41,6 +41,10 @@ from .processes import die_with_parent, kill_group
 GRACE = 0.5
 #: signals that end a command, and how the message says it: the exit code is 128 + the number
 ENDING_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
+#: the worker's exit code for "out of memory, nothing said": between the worker and its supervisor only
+#: (the user sees EXIT_OUT_OF_MEMORY). A worker out of memory may fail to make even its one line of
+#: message, so it says nothing and the supervisor, which is not capped, says it with the phase it knows.
+_OUT_OF_MEMORY_UNSAID = 105
 
 
 @dataclass(frozen=True)
@@ -89,12 +93,17 @@ def limit_message(backend: str, fallback: str) -> str:
     return f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
 
 
-def memory_message() -> str:
+def memory_message(phase: str, memory: int | None) -> str:
     """Memory exhaustion as the user sees it: the phase it happened in and the cap they can raise."""
-    if _WORKER is None or _WORKER.limits.memory is None:
+    if memory is None:
         return "out of memory"
-    return (f"out of memory in the {_WORKER.phase} phase "
-            f"(--max-memory {format_bytes(_WORKER.limits.memory)}: raise it, or try a smaller instance)")
+    return (f"out of memory in the {phase} phase "
+            f"(--max-memory {format_bytes(memory)}: raise it, or try a smaller instance)")
+
+
+def in_worker() -> bool:
+    """Whether this process is a supervised command's worker (whose supervisor reports its ends)."""
+    return _WORKER is not None
 
 
 def _send(kind: str, value: str) -> None:
@@ -121,6 +130,8 @@ def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: 
             resource.setrlimit(resource.RLIMIT_AS, (limits.memory, limits.memory))
         _WORKER = _WorkerState(channel, limits)
         code = run()
+    except MemoryError:  # nothing is made here: the supervisor says it (see _OUT_OF_MEMORY_UNSAID)
+        code = _OUT_OF_MEMORY_UNSAID
     finally:
         os._exit(code)
 
@@ -214,6 +225,9 @@ class _Watch:
             self._wait(left)
         self._read()
         code = os.waitstatus_to_exitcode(self.status or 0)
+        if code == _OUT_OF_MEMORY_UNSAID:
+            fail(memory_message(self.phase, limits.memory))
+            return EXIT_OUT_OF_MEMORY
         if code >= 0:
             return code
         name = signal.Signals(-code).name
