@@ -48,7 +48,7 @@ test: $(BIN)/puzzlesat solvers
 
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200
 fuzz: $(BIN)/puzzlesat
-	PUZZLESAT_CASES=10000 $(BIN)/python -m pytest -q -n 2 tests/test_brute_force.py
+	PUZZLESAT_CASES=10000 PUZZLESAT_WCNF_CASES=1000 $(BIN)/python -m pytest -q -n 2 tests/test_brute_force.py
 
 # 1,000 random commands with random deadlines and signals: leftover processes, temporary files, errors
 soak: $(BIN)/puzzlesat solvers

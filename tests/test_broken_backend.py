@@ -78,8 +78,9 @@ def test_without_the_reference_the_first_answer_is_the_yardstick(liar, monkeypat
 
 
 def test_rows_stream_and_the_budget_skips_the_rest():
-    """Each row is handed out before the next method starts, and methods left when the budget is
-    spent are SKIPPED rows, not a wait."""
+    """Each row is handed out before the next method starts, a method still running when the budget is
+    spent is killed there (a TIMEOUT row: it ran 0.1 s past the budget before issue 34), and the
+    methods left are SKIPPED rows, not a wait."""
     from puzzlesat.pipeline.crosscheck import Method, run_methods
 
     handed: list[str] = []
@@ -98,4 +99,5 @@ def test_rows_stream_and_the_budget_skips_the_rest():
         handed.append(row.method)
         rows.append(row)
     assert [(r.method, r.status, r.agrees) for r in rows] == [
-        ("first", "SAT", True), ("second", "SAT", True), ("third", "SKIPPED", False)]
+        ("first", "SAT", True), ("second", "TIMEOUT", False), ("third", "SKIPPED", False)]
+    assert rows[1].seconds < 0.3

@@ -16,9 +16,11 @@ from puzzlesat.pipeline.request import request
 from puzzlesat.pipeline.steps import count_solutions
 from puzzlesat.pipeline.tasks import solve
 
-from .brute import amphipod, aquarium, dice, tiling
+from .brute import amphipod, aquarium, dice, maxsat, tiling
 
 CASES = int(os.environ.get("PUZZLESAT_CASES", "200"))
+#: random WCNF files through every optimisation method and backend (CI: 100; ``make fuzz``: 1,000)
+WCNF_CASES = int(os.environ.get("PUZZLESAT_WCNF_CASES", "100"))
 FIRST_CASE = int(os.environ.get("PUZZLESAT_FIRST_CASE", "0"))
 #: per test, how many chunks the cases are split into (so that pytest-xdist spreads them)
 CHUNKS = 4
@@ -152,6 +154,34 @@ def test_dice_against_brute_force(part):
             report = solve(request(puzzle, backend, kind), instance)
             assert {k: report.answers[k] for k in expected} == expected, f"{backend} {where}"
         assert puzzle.reference(instance, 1)[0].answers() == expected, where
+
+
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_wcnf_optimum_on_every_method_and_backend_against_brute_force(part):
+    """Every optimisation method on every backend it takes, on random WCNF files with empty soft
+    clauses, repeated literals, tautologies and repeated clauses: the optimum every assignment gives.
+    (An empty soft clause made RC2 fail, and an external solver was given a header below the
+    descent's bound variables; issue 34.)"""
+    import shutil
+
+    puzzle = get_puzzle("wcnf")
+    runs = [("rc2", "pysat:cadical195"), ("rc2-stratified", "pysat:glucose4"), ("rc2-plain", "pysat:minisat22"),
+            ("descent", "pysat:cadical195"), ("descent", "pysat:kissat404"), ("descent", "pysat:glucose4"),
+            ("descent", "pysat:lingeling"), ("descent", "z3")]
+    if shutil.which("cadical"):
+        runs.append(("descent", "external:cadical"))
+    size = -(-WCNF_CASES // CHUNKS)
+    for seed in range(part * size, min(WCNF_CASES, (part + 1) * size)):
+        variables, hard, soft, text = maxsat.random_wcnf(random.Random(seed))
+        expected = maxsat.optimum(variables, hard, soft)
+        instance = puzzle.parse(text, f"wcnf-seed-{seed}")
+        for method, backend in runs:
+            report = solve(request(puzzle, backend, method=method), instance)
+            where = f"seed {seed}, {method} on {backend}:\n{text}"
+            if expected is None:
+                assert str(report.status) == "UNSAT", where
+            else:
+                assert report.checked and report.answers["cost"] == expected and report.answers["optimal"], where
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

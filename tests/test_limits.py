@@ -222,6 +222,23 @@ def test_concurrent_exports_to_one_path_leave_a_matching_pair(tmp_path, scratch)
         assert not list(tmp_path.glob(".puzzlesat-*"))
 
 
+def test_crosscheck_keeps_its_limits_and_its_memory_cap(tmp_path, scratch):
+    """crosscheck encoded in its own process, outside --timeout and --budget: a 20x20 one-type jig with
+    --timeout 1 --budget 4 ran past 90 s, and under --max-memory its children printed "Process
+    ForkProcess-1:" and std::bad_alloc lines (issue 34). Every method now runs in a child killed at its
+    limit; one past the memory cap is a MEMOUT row, which contradicts no one."""
+    jig = tmp_path / "big.jig"
+    assert run("generate", "jig", "--rows", "20", "--cols", "20", "--types", "1", "-o", str(jig), tmp=scratch)[0] == 0
+    code, out, err, seconds = run("crosscheck", "jig", str(jig), "--timeout", "1", "--budget", "4", tmp=scratch)
+    assert code == 1 and "NOTHING COMPARED" in out and not err, (out, err)
+    assert seconds < 4 + 1 + 2  # the budget, reading the instance, and start-up on a loaded machine
+    code, out, err, _ = run("crosscheck", "jig", str(jig), "--timeout", "5", "--budget", "15", "--max-memory", "400M",
+                            "--json", tmp=scratch)
+    assert code == 1 and not err, err
+    rows = json.loads(out)["rows"]
+    assert {row["status"] for row in rows} <= {"MEMOUT", "TIMEOUT", "SKIPPED"} and any(r["status"] == "MEMOUT" for r in rows)
+
+
 def test_bench_checks_its_output_directory_before_the_runs(tmp_path, scratch):
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -243,7 +260,8 @@ def test_out_of_memory_is_said_even_when_the_worker_cannot_say_it(tmp_path):
         "sys.exit(supervise(run, Limits(memory=1 << 30), lambda m: print('puzzlesat: error: ' + m, file=sys.stderr)))\n")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 5, proc
-    assert proc.stderr == "puzzlesat: error: out of memory in the encode phase (--max-memory 1G: raise it, or try a smaller instance)\n"
+    assert proc.stderr == ("puzzlesat: error: out of memory in the encode phase "
+                           "(--max-memory 1G: raise it, or try a smaller instance)\n")
 
 
 # --- terminal safety -------------------------------------------------------------------------------

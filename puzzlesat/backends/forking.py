@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 if TYPE_CHECKING:
     from ..core.runner import Child
 
-from ..core.errors import BackendError, NotApplicable, PuzzlesatError, SolverTimeout
+from ..core.errors import BackendError, NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
 
 #: what a forked call returns (sent back through a pipe, so picklable)
 T = TypeVar("T")
@@ -91,8 +91,11 @@ def _receive(child: Child, end: float | None, timeout: float | None, backend: st
     try:
         kind, payload = child.conn.recv()
     except EOFError:
+        from ..core.runner import death_message, died_of_memory
+
         child.process.join()
-        raise BackendError(f"{backend}: the solver process died (exit code {child.process.exitcode})") from None
+        failure = OutOfMemory if died_of_memory(child.process.exitcode) else BackendError
+        raise failure(f"{backend}: {death_message(child.process.exitcode)}") from None
     if kind == "error":
         raise BackendError(f"{backend}: solver failed: {payload.splitlines()[0]}")
     if kind == "timeout":
@@ -108,6 +111,8 @@ def _receive(child: Child, end: float | None, timeout: float | None, backend: st
 def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
     try:
         sender.send(("ok", fn()))
+    except MemoryError:  # no report is made: the child ends, and its parent says why
+        raise
     except BaseException as exc:  # report anything, the parent turns it into an error
         sender.send(_failure(exc))
 
@@ -117,6 +122,8 @@ def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
         for item in items():
             sender.send(("item", item))
         sender.send(("done", None))
+    except MemoryError:
+        raise
     except BaseException as exc:
         sender.send(_failure(exc))
 

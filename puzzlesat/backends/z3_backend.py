@@ -58,6 +58,8 @@ class Z3Session(Session):
         z3 = self.z3
         literals = [z3.Bool(f"x{lit}") if lit > 0 else z3.Not(z3.Bool(f"x{-lit}")) for lit in clause]
         self.solver.add(z3.Or(literals) if literals else z3.BoolVal(False))
+        # a model reads every variable the solver was given (a descent's bound takes fresh ones)
+        self.num_vars = max([self.num_vars, *map(abs, clause)])
 
     def add_smt_block(self, model: SmtModel) -> None:
         z3 = self.z3

@@ -144,7 +144,8 @@ def command(
 
 def _line(row: Row, width: int) -> str:
     mark = ("yes" if row.agrees else "- (timed out)" if row.status == "TIMEOUT"
-            else f"- ({row.error})" if row.status == "SKIPPED" else f"NO {row.error}".rstrip())
+            else f"- ({row.error.removeprefix(row.method + ': ')})" if row.status in ("SKIPPED", "MEMOUT")
+            else f"NO {row.error}".rstrip())
     if row.certified:
         doubtful = [claim for claim, proven in row.certified.items() if not proven]
         mark += f", not certified: {', '.join(doubtful)}" if doubtful else ", certified"
@@ -157,14 +158,16 @@ def _summary(rows: list[Row], timeouts: list[Row], culprits: list[Row]) -> str:
     if culprits:
         return "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
     runs = sum(row.agrees for row in rows)
+    memouts = any(row.status == "MEMOUT" for row in timeouts)
     if not runs:
-        return f"NOTHING COMPARED: all {len(timeouts)} methods timed out or were skipped"
+        memory = ", ran out of memory" if memouts else ""
+        return f"NOTHING COMPARED: all {len(timeouts)} methods timed out{memory} or were skipped"
     families = independent_agreement(rows)
     counted = (f"{families} independent method agrees" if families == 1
                else f"{families} independent methods agree") + f" ({runs} run{'s' if runs > 1 else ''})"
     if families == 1:
         counted += ": no independent confirmation"
-    return counted + (f", {len(timeouts)} timed out or skipped" if timeouts else "")
+    return counted + (f", {len(timeouts)} timed out{', out of memory' if memouts else ''} or skipped" if timeouts else "")
 
 
 def _numbers(answers: dict[Any, Any] | None) -> str:

@@ -75,11 +75,57 @@ class Child:
         self.conn.close()
 
 
+#: a child's exit code for "out of memory": it ends without a word and its parent says it
+CHILD_OUT_OF_MEMORY = 105
+
+
 def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> None:
+    """A child reports through its pipe only. Its stderr goes nowhere (unless PUZZLESAT_DEBUG is set): what
+    a native runtime prints as it dies (libstdc++'s "terminate called after throwing an instance of
+    'std::bad_alloc'") or what multiprocessing prints of an exception that escapes ("Process
+    ForkProcess-1:") would be lines beside the command's one-line message. A child that cannot send its
+    report (out of memory while making it) ends at once; the parent sees it die and says why in one line."""
     die_with_parent()
     if own_group:
         os.setpgid(0, 0)
-    target(conn)
+    if not os.environ.get("PUZZLESAT_DEBUG"):
+        silent = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(silent, 2)
+        os.close(silent)
+    try:
+        target(conn)
+    except MemoryError:
+        os._exit(CHILD_OUT_OF_MEMORY)
+    except BaseException:  # noqa: BLE001  (its report could not be sent: the parent reports the death)
+        os._exit(1)
+
+
+def _memory_cap() -> int | None:
+    """The address-space cap this process (and so its children) runs under, ``None`` without one."""
+    import resource
+
+    cap, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if cap == resource.RLIM_INFINITY else cap
+
+
+def died_of_memory(exitcode: int | None) -> bool:
+    """Whether a child's end says it ran out of memory: a MemoryError it could not report, a native
+    allocation that aborted (SIGABRT), the kernel's OOM killer (SIGKILL, as far as one can tell), or,
+    under a memory cap, a crash (SIGSEGV: native code that did not check a failed allocation, seen in
+    the reference of a 20x20 jig under --max-memory 350M)."""
+    return exitcode in (CHILD_OUT_OF_MEMORY, -signal.SIGABRT, -signal.SIGKILL) or (
+        exitcode == -signal.SIGSEGV and _memory_cap() is not None)
+
+
+def death_message(exitcode: int | None) -> str:
+    """Why a child died, as its parent says it (see :func:`died_of_memory`), or its exit code."""
+    if not died_of_memory(exitcode):
+        return f"its process died (exit code {exitcode})"
+    cap = _memory_cap()
+    limit = f" (--max-memory {cap >> 20}M: raise it, or try a smaller instance)" if cap is not None else ""
+    if exitcode in (CHILD_OUT_OF_MEMORY, -signal.SIGABRT):
+        return f"out of memory{limit}"
+    return f"killed ({signal.Signals(-(exitcode or 0)).name}): out of memory?{limit}"
 
 
 class _Worker(Child):
@@ -128,7 +174,7 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
                     outcome: Outcome[T] = worker.conn.recv()
                 except (EOFError, OSError):
                     worker.process.join()
-                    outcome = Outcome("ERROR", error=f"the task's process died (exit code {worker.process.exitcode})")
+                    outcome = Outcome("ERROR", error=f"the task: {death_message(worker.process.exitcode)}")
                     worker.stop()
                 else:
                     if fresh:

@@ -39,9 +39,10 @@ def _projection(encoding: Encoding) -> list[str]:
 def to_dimacs(encoding: Encoding, title: str = "", extra: Sequence[list[int]] = ()) -> str:
     """DIMACS text whose ``c`` lines name each meaningful variable, e.g. ``c var 17 water(3,5)``, and
     give the projection (:func:`_projection`). ``extra`` clauses (e.g. blocking clauses) are appended
-    to the encoding's own."""
+    to the encoding's own; the header counts their variables too (a descent's bound takes fresh ones)."""
     lines = _comments(encoding, title)
-    lines.append(f"p cnf {encoding.num_vars} {len(encoding.clauses) + len(extra)}")
+    top = max(encoding.num_vars, max((abs(lit) for clause in extra for lit in clause), default=0))
+    lines.append(f"p cnf {top} {len(encoding.clauses) + len(extra)}")
     lines += _projection(encoding) + _clause_lines(encoding.clauses) + _clause_lines(extra)
     return "\n".join(lines) + "\n"
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import NotApplicable, PuzzlesatError, SolverTimeout
+from ..core.errors import NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
 
 if TYPE_CHECKING:
     from .executors import Executor
@@ -34,8 +34,9 @@ Outcome = tuple[str, dict[str, Any] | None, str]
 DEFAULT_METHOD_LIMIT = 10.0
 DEFAULT_BUDGET = 100.0
 
-#: statuses that say a method gave no answer, without contradicting anyone
-NO_ANSWER = ("TIMEOUT", "SKIPPED")
+#: statuses that say a method gave no answer, without contradicting anyone: out of time, out of memory
+#: (``--max-memory``), or not run (the budget spent, an input it refuses by design)
+NO_ANSWER = ("TIMEOUT", "MEMOUT", "SKIPPED")
 
 
 @dataclass
@@ -97,8 +98,24 @@ def _rows_here(methods: list[Method], limit: float | None, budget: float | None)
             continue
         this_limit = left if limit is None else limit if left is None else min(limit, left)
         began = time.perf_counter()
-        status, answers, error = outcome_of(method, this_limit)
+        status, answers, error = contained(method, this_limit)
         yield Row(method.label, status, time.perf_counter() - began, answers, error, family=method.family)
+
+
+def contained(method: Method, limit: float | None) -> Outcome:
+    """Run one method in a forked child killed at its limit, so that all of its work (reading options,
+    encoding, pruning, a reference's search, not only its solver calls) stays within the limit, and a
+    method that runs out of memory ends as its own ERROR row, not the cross-check's end."""
+    from ..backends.forking import call_with_timeout
+
+    try:
+        return call_with_timeout(partial(outcome_of, method, limit), limit, method.label)
+    except SolverTimeout as exc:
+        return "TIMEOUT", None, str(exc)
+    except OutOfMemory as exc:
+        return "MEMOUT", None, str(exc)
+    except PuzzlesatError as exc:
+        return "ERROR", None, str(exc)
 
 
 def outcome_of(method: Method, limit: float | None) -> Outcome:
@@ -109,16 +126,19 @@ def outcome_of(method: Method, limit: float | None) -> Outcome:
         return "TIMEOUT", None, str(exc)
     except NotApplicable as exc:
         return "SKIPPED", None, str(exc)
+    except OutOfMemory as exc:
+        return "MEMOUT", None, str(exc)
     except PuzzlesatError as exc:
         return "ERROR", None, str(exc)
 
 
-def _in_budget(method: Method, end: float | None, budget: float | None) -> Outcome:
+def _in_budget(method: Method, end: float | None, budget: float | None, limit: float | None) -> Outcome:
     """A method's outcome where it runs, unless its turn came after the budget's end (wall clock, which
-    a worker on this machine shares)."""
+    a worker on this machine shares). It runs :func:`contained` there too, so that running out of
+    memory is its MEMOUT row wherever it runs; the executor's guard is the backstop of the limit."""
     if end is not None and time.time() >= end:
         return _spent(budget)
-    return outcome_of(method, None)  # the executor's guard enforces the limit
+    return contained(method, limit)
 
 
 def _rows_on(executor: Executor, methods: list[Method], limit: float | None, budget: float | None) -> Iterator[Row]:
@@ -126,7 +146,7 @@ def _rows_on(executor: Executor, methods: list[Method], limit: float | None, bud
     end = None if budget is None else time.time() + budget
     done: dict[int, Row] = {}
     following = 0
-    for number, ran in executor.run([partial(_in_budget, method, end, budget) for method in methods], limit):
+    for number, ran in executor.run([partial(_in_budget, method, end, budget, limit) for method in methods], limit):
         method = methods[number]
         if ran.status == "OK" and ran.value is not None:
             status, answers, error = ran.value

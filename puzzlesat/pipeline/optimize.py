@@ -204,7 +204,9 @@ def _rc2(encoding: Encoding, method: Rc2, backend: Backend, timeout: float | Non
     wcnf.extend(encoding.clauses)
     for clause, weight in encoding.soft:
         wcnf.append(clause, weight=weight)
-    kind = RC2Stratified if method.stratified else RC2
+    # nothing to stratify without soft clauses (all of a file's were empty: its cost is fixed), and
+    # RC2Stratified fails on it where RC2 answers
+    kind = RC2Stratified if method.stratified and encoding.soft else RC2
 
     def run() -> tuple[list[int] | None, int, int]:
         with kind(wcnf, solver=solver, exhaust=method.tuned, minz=method.tuned) as rc2:

@@ -63,15 +63,19 @@ class FileEncoding(Encoding):
 
 def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = False) -> FileEncoding:
     """The file's formula in ``vpool``: its V variables take the next V ids, free ones included (the
-    pool's top is set past them, as ``IDPool(start_from=...)`` does: they count as variables too)."""
+    pool's top is set past them, as ``IDPool(start_from=...)`` does: they count as variables too). An
+    empty soft clause is broken by every assignment: its weight is the cost's fixed part
+    (``cost_offset``), not a soft clause (RC2 takes a soft clause's first literal as its selector)."""
     offset = vpool.top
     vpool.top = offset + formula.num_vars
 
     def moved(clause: tuple[int, ...]) -> list[int]:
         return [lit + offset if lit > 0 else lit - offset for lit in clause]
 
+    weighed = formula.soft if soft else ()
     return FileEncoding("cnf", pool=vpool, clauses=[moved(c) for c in formula.clauses],
-                        soft=[(moved(c), w) for c, w in formula.soft] if soft else [],
+                        soft=[(moved(c), w) for c, w in weighed if c],
+                        cost_offset=sum(w for c, w in weighed if not c),
                         show=[v + offset for v in show], offset=offset)
 
 
