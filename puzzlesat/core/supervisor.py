@@ -129,11 +129,26 @@ def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: 
         if limits.memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, (limits.memory, limits.memory))
         _WORKER = _WorkerState(channel, limits)
+        if not os.environ.get("PUZZLESAT_DEBUG"):
+            _quiet_native_stderr()
         code = run()
     except MemoryError:  # nothing is made here: the supervisor says it (see _OUT_OF_MEMORY_UNSAID)
         code = _OUT_OF_MEMORY_UNSAID
     finally:
         os._exit(code)
+
+
+def _quiet_native_stderr() -> None:
+    """Keep Python's ``sys.stderr`` (the command's one-line messages) on the terminal, and point file
+    descriptor 2, where native code writes, at /dev/null: libstdc++ prints "terminate called after
+    throwing an instance of 'std::bad_alloc'" when a C++ encoder's allocation fails under the memory
+    cap, lines that would come before ours. Outside tools keep theirs: they are run with their stderr
+    captured. PUZZLESAT_DEBUG=1 leaves descriptor 2 as it was."""
+    kept = os.dup(2)
+    silent = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(silent, 2)
+    os.close(silent)
+    sys.stderr = os.fdopen(kept, "w", buffering=1, encoding=sys.stderr.encoding, errors=sys.stderr.errors)
 
 
 # --- the supervisor's side -----------------------------------------------------------------------
