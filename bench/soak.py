@@ -10,6 +10,7 @@ printed exactly one error line. It prints the tallies and exits 1 if anything wa
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -28,6 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 INSTANCES = ROOT / "instances"
 DOCUMENTED = {0, 1, 2, 4, 5, 6, 129, 130, 141, 143}
+#: a variable map written once by ``puzzlesat export`` (main), which the crafted maps start from
+MAP = Path(tempfile.gettempdir()) / f"soak-map-{os.getpid()}" / "small.cnf.vars.json"
 
 
 def commands(rng: random.Random, work: Path) -> list[str]:
@@ -44,6 +47,21 @@ def commands(rng: random.Random, work: Path) -> list[str]:
     model.write_text(rng.choice(["s SATISFIABLE\nv 1 -2 0\n", "garbage\n", "s UNSATISFIABLE\n", ""]))
     backend = rng.choice(["cadical", "glucose", "z3", "external:cadical", "portfolio:glucose,cadical"])
     out = str(work / "out" / "file")
+    # what a hostile user brings beside an instance (issue 34): a crafted map, a lying solver, a header
+    # that lies, and cross-checks under small limits
+    crafted = work / "crafted.json"
+    payload = json.loads(MAP.read_text())
+    section = payload if rng.random() < 0.5 else payload["options"]
+    section[rng.choice(sorted(section) + ["path", "text"])] = rng.choice([None, "x", 6.5, [1], {"a": 1}, -3, 10 ** 30])
+    crafted.write_text(json.dumps(payload) if rng.random() < 0.9 else "[" * 50000)
+    liar = work / "liar.sh"
+    liar.write_text("#!/bin/sh\n" + rng.choice(["printf 's SATISFIABLE\\nv 1 \\377 0\\n'", "echo garbage", "sleep 30",
+                                                "printf 's SATISFIABLE\\nv 1 2 3 4 5 6 7 8 9 0\\n'", "kill -9 $$"])
+                    + f"\nexit {rng.choice([0, 10, 20])}\n")
+    liar.chmod(0o755)
+    lies = work / "lies.cnf"
+    lies.write_text(f"p cnf {rng.choice([2, 999999999, 2147483647])} {rng.choice([1, 5, 10 ** 9])}\n"
+                    + rng.choice(["", "c p show 1 2 0\n", "c p show -1 0\n", "c ind 7 0\n"]) + "1 -2 0\n2 0\n")
     return rng.choice([
         ["solve", "aquarium", rng.choice([small, hard]), "-b", backend],
         ["solve", "aquarium", str(mutated)],
@@ -56,6 +74,12 @@ def commands(rng: random.Random, work: Path) -> list[str]:
         ["generate", "aquarium", "--size", str(rng.randrange(5, 30)), "-o", out],
         ["solve", "dice", dice, "--target", str(rng.randrange(6, 25))],
         ["bench", "--puzzle", "aquarium", "--backends", "cadical", "--repeat", "1", "--out", str(work / "out")],
+        ["decode", "aquarium", small, "--model", str(model), "--map", str(crafted)],
+        ["solve", "cnf", str(lies), "-b", rng.choice(["cadical", f"external:{liar}", "z3"])],
+        ["count", "cnf", str(lies), "--limit", "5", "--list"],
+        ["crosscheck", "cnf", str(lies), "--timeout", "1", "--budget", "3"],
+        ["crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_9x9.jig"), "--timeout", "0.5", "--budget", "2"],
+        ["crosscheck", "aquarium", hard, "--timeout", "0.3", "--budget", "1", "--max-memory", rng.choice(["200M", "1G"])],
     ])
 
 
@@ -100,7 +124,10 @@ def one_run(seed: int) -> list[str]:
             problems.append(f"temporary file left: {where}")
         # killed by the signal itself: only before the interpreter ran the entry point's first line
         # (nothing started, nothing printed), the shell's 128 + N
-        killed_at_start = proc.returncode < 0 and not err
+        # (a SIGINT there is Python's KeyboardInterrupt, with a traceback through the launcher's import)
+        killed_at_start = proc.returncode < 0 and (not err or (
+            err.rstrip().endswith("KeyboardInterrupt") and "from puzzlesat.entry import main" in err
+            and "puzzlesat/entry.py" not in err))
         if proc.returncode not in DOCUMENTED and not killed_at_start:
             problems.append(f"exit code {proc.returncode}: {where}: {err.strip()[:200]}")
         # informational lines ("wrote FILE", bench's progress label) may come before the one error line
@@ -119,6 +146,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
+    MAP.parent.mkdir(exist_ok=True)
+    subprocess.run([EXE, "export", "aquarium", str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"),
+                    "-o", str(MAP.parent / "small.cnf")], check=True, capture_output=True)
     tally: Counter[str] = Counter()
     problems = []
     with ThreadPoolExecutor(options.jobs) as pool:
@@ -135,8 +165,9 @@ def main() -> int:
     print(f"{options.runs} runs: " + ", ".join(f"{k}: {v}" for k, v in sorted(tally.items())))
     kinds = Counter(line.split(":")[0] for line in problems)
     print(f"leftover processes: {kinds['process left']}, leftover temporary files: {kinds['temporary file left']}, "
-          f"undocumented exit codes: {sum(v for k, v in kinds.items() if k.startswith('exit code'))}, "
-          f"errors not one line: {kinds['not one error line']}")
+          f"undocumented exit codes: {sum(v for k, v in kinds.items() if k.startswith('exit code'))} "
+          f"(exit 3, an internal error: {kinds['exit code 3']}), errors not one line: {kinds['not one error line']}")
+    shutil.rmtree(MAP.parent, ignore_errors=True)
     return 1 if problems else 0
 
 

@@ -34,13 +34,12 @@ from dataclasses import dataclass
 
 from .errors import EXIT_INTERNAL, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
 from .processes import die_with_parent, kill_group
+from .signals import ENDING_SIGNALS
 
 #: the supervisor kills a worker this long after the deadline it was given, which is the worker's own
 #: time to stop its solver calls and report (the start of the process and this grace stay within the "limit + 1 s" the
 #: README promises)
 GRACE = 0.5
-#: signals that end a command, and how the message says it: the exit code is 128 + the number
-ENDING_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
 #: the worker's exit code for "out of memory, nothing said": between the worker and its supervisor only
 #: (the user sees EXIT_OUT_OF_MEMORY). A worker out of memory may fail to make even its one line of
 #: message, so it says nothing and the supervisor, which is not capped, says it with the phase it knows.
