@@ -124,10 +124,11 @@ def one_run(seed: int) -> list[str]:
             problems.append(f"temporary file left: {where}")
         # killed by the signal itself: only before the interpreter ran the entry point's first line
         # (nothing started, nothing printed), the shell's 128 + N
-        # (a SIGINT there is Python's KeyboardInterrupt, with a traceback through the launcher's import)
-        killed_at_start = proc.returncode < 0 and (not err or (
-            err.rstrip().endswith("KeyboardInterrupt") and "from puzzlesat.entry import main" in err
-            and "puzzlesat/entry.py" not in err))
+        # (a SIGINT there is Python's KeyboardInterrupt, with a traceback through the launcher's import, or
+        # while the interpreter imports its site module, "Fatal Python error: init_import_site")
+        interpreter_start = err.rstrip().endswith("KeyboardInterrupt") and "puzzlesat/entry.py" not in err and (
+            "from puzzlesat.entry import main" in err or err.startswith("Fatal Python error: init_import_site"))
+        killed_at_start = (proc.returncode < 0 or interpreter_start) and (not err or interpreter_start)
         if proc.returncode not in DOCUMENTED and not killed_at_start:
             problems.append(f"exit code {proc.returncode}: {where}: {err.strip()[:200]}")
         # informational lines ("wrote FILE", bench's progress label) may come before the one error line
