@@ -263,6 +263,26 @@ def test_out_of_memory_is_said_even_when_the_worker_cannot_say_it(tmp_path):
                            "(--max-memory 1G: raise it, or try a smaller instance)\n")
 
 
+def test_a_signal_after_the_workers_own_line_adds_no_second(tmp_path):
+    """The worker printed its timeout line and, as it ended, a SIGTERM made the supervisor print
+    "terminated" too (soak, 1 run in 1,000; issue 34): the worker now says its line is out."""
+    script = tmp_path / "said.py"
+    script.write_text(
+        "import sys, time\n"
+        "from puzzlesat.cli.supervised import fail\n"
+        "from puzzlesat.core.supervisor import Limits, supervise\n"
+        "def run():\n"
+        "    fail('time limit of 1 s (--timeout) reached while solving')\n"
+        "    time.sleep(30)  # as if ending took long\n"
+        "    return 4\n"
+        "sys.exit(supervise(run, Limits(), fail))\n")
+    proc = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and err == "puzzlesat: error: time limit of 1 s (--timeout) reached while solving\n", err
+
+
 # --- terminal safety -------------------------------------------------------------------------------
 
 def test_control_characters_in_errors_are_escaped(tmp_path, scratch):

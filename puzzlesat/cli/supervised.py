@@ -30,6 +30,7 @@ from ..core.errors import (
 from ..core.files import preload_stdin
 from ..core.supervisor import (
     Limits,
+    announce_said,
     format_bytes,
     in_worker,
     limit_message,
@@ -49,6 +50,7 @@ def escaped(text: str) -> str:
 def fail(message: str) -> None:
     """Print one error line (its control characters and line breaks escaped)."""
     click.echo(f"puzzlesat: error: {escaped(message).replace(chr(10), ' ')}", err=True)
+    announce_said()
 
 
 def fail_usage(exc: click.ClickException) -> int:

@@ -83,6 +83,13 @@ def announce_temp(path: str) -> None:
         _send("temp", os.path.abspath(path))
 
 
+def announce_said() -> None:
+    """Tell the supervisor that the command's one error line is out, so that a signal arriving while
+    the worker ends does not add a second one."""
+    if _WORKER is not None:
+        _send("said", "")
+
+
 def limit_message(backend: str, fallback: str) -> str:
     """A solver call's timeout as the user sees it: the limit they gave, which ran out while solving
     (``fallback``, the call's own message, outside a command with a time limit)."""
@@ -194,7 +201,10 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
         return watch.until_done(limits, fail)
     except _Signalled as signalled:
         number = signal.Signals(signalled.number)
-        fail(f"{ENDING_SIGNALS[number]} ({number.name}) in the {watch.phase if watch else 'start'} phase")
+        if watch is not None:  # what the worker sent before the signal cut the wait short
+            watch._read()
+        if watch is None or not watch.said:  # the worker's own line is out already: no second one
+            fail(f"{ENDING_SIGNALS[number]} ({number.name}) in the {watch.phase if watch else 'start'} phase")
         return 128 + signalled.number
     finally:
         for number in ENDING_SIGNALS:  # a second signal must not cut the clean-up short
@@ -225,6 +235,7 @@ class _Watch:
         self.channel: int | None = channel
         self.phase = "start"
         self.temps: list[str] = []
+        self.said = False
         self.status: int | None = None
         self.pending = b""
         self.pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
@@ -277,6 +288,8 @@ class _Watch:
                 self.phase = value
             elif kind == "temp":
                 self.temps.append(value)
+            elif kind == "said":
+                self.said = True
 
     def _reaped(self) -> bool:
         if self.status is None:
