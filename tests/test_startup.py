@@ -46,3 +46,24 @@ def test_solving_an_aquarium_needs_no_portfolio_bench_or_other_puzzle():
 def test_every_listed_command_loads_under_its_name(name):
     command = main.get_command(None, name)  # type: ignore[arg-type]
     assert command is not None and command.name == name and COMMANDS[name][1]
+
+
+#: each puzzle's bundled instance for a default solve (a plain install: no `count` extra)
+DEFAULT_SOLVES = {
+    "aquarium": "instances/aquarium/pa-6x6-easy-681742.txt",
+    "jigsaw": "instances/aoc/2020-20/example.txt",
+    "jig": "instances/jig/matt5x5.jig",
+    "amphipod": "instances/aoc/2021-23/example.txt",
+    "dice": "instances/aoc/2021-21/example.txt",
+}
+
+
+@pytest.mark.parametrize("puzzle", sorted(DEFAULT_SOLVES))
+def test_a_plain_install_solves_every_bundled_puzzle_with_its_defaults(puzzle):
+    """Without the `count` extra (pyganak, d4solver unimportable), `solve PUZZLE FILE` with no option
+    answers: dice's default counter needed numpy, which was in the extra (issue 35)."""
+    code = ("import sys\nsys.modules['pyganak'] = sys.modules['py_d4'] = None  # not installed\n"
+            "from puzzlesat.cli import main\n"
+            f"main(['solve', {puzzle!r}, {DEFAULT_SOLVES[puzzle]!r}])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0 and "checked: yes" in done.stdout, done.stderr
