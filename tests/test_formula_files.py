@@ -116,3 +116,77 @@ def test_a_header_larger_than_the_formula_costs_nothing(run_cli, tmp_path):
         code, out, err = run_cli("count", "cnf", str(tmp_path / "big.cnf"), "--json")
         assert code == 0 and json.loads(out)["answers"] == {"solutions": 3}, err
         assert json.loads(out)["size"]["variables"] == 2
+
+
+@pytest.mark.parametrize("packer", ["gzip", "bz2", "xz", "lzma"])
+def test_compressed_formula_files_are_read_as_solvers_read_them(run_cli, tmp_path, packer):
+    """.cnf.gz and friends were refused as 'not a UTF-8 text file' (issue 35); told by their first bytes,
+    so stdin and any name work too."""
+    import bz2
+    import gzip
+    import lzma
+
+    pack = {"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress,
+            "lzma": lambda data: lzma.compress(data, format=lzma.FORMAT_ALONE)}[packer]
+    path = tmp_path / f"f.cnf.{packer}"
+    path.write_bytes(pack(b"p cnf 3 2\n1 2 0\n-1 3 0\n"))
+    code, out, err = run_cli("count", "cnf", str(path), "--json")
+    assert code == 0 and json.loads(out)["answers"] == {"solutions": 4}, err
+    code, out, err = run_cli("count", "cnf", "-", "--json", input=path.read_bytes())
+    assert code == 0 and json.loads(out)["answers"] == {"solutions": 4}, err
+    path.write_bytes(pack(b"p cnf 3 2\n1 2 0\n-1 x 0\n"))
+    code, _, err = run_cli("solve", "cnf", str(path))
+    assert code == 2 and f"f.cnf.{packer}:3:4: 'x' is not an integer" in err
+    path.write_bytes(pack(b"p cnf 3 2\n1 2 0\n-1 3 0\n")[:12])
+    code, _, err = run_cli("solve", "cnf", str(path))
+    assert code == 2 and err.count("\n") == 1 and f"f.cnf.{packer}" in err, err
+
+
+def test_competition_output_and_exit_codes(run_cli, tmp_path):
+    """`--competition` prints what a competition solver prints and exits 10 / 20 / 30 / 0."""
+    (tmp_path / "sat.cnf").write_text("p cnf 3 2\n1 2 0\n-1 3 0\n")
+    (tmp_path / "unsat.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
+    (tmp_path / "opt.wcnf").write_text("h 1 2 0\n3 -1 0\n5 -2 0\n4 0\n")
+    code, out, _ = run_cli("solve", "cnf", str(tmp_path / "sat.cnf"), "--competition")
+    assert code == 10 and out.startswith("s SATISFIABLE\nv ") and out.endswith(" 0\n")
+    assert run_cli("solve", "cnf", str(tmp_path / "unsat.cnf"), "--competition")[:2] == (20, "s UNSATISFIABLE\n")
+    code, out, _ = run_cli("solve", "wcnf", str(tmp_path / "opt.wcnf"), "--competition")
+    assert (code, out) == (30, "o 7\ns OPTIMUM FOUND\nv 1 -2 0\n")  # -1 broken (3), and the empty clause (4)
+    code, _, err = run_cli("solve", "aquarium", str(tmp_path / "sat.cnf"), "--competition")
+    assert code == 2 and "for formula files" in err
+    pigeons, holes = 12, 11  # pigeonhole: far beyond a tenth of a second for CDCL
+    var = {(p, h): p * holes + h + 1 for p in range(pigeons) for h in range(holes)}
+    clauses = [[var[p, h] for h in range(holes)] for p in range(pigeons)]
+    clauses += [[-var[p, h], -var[q, h]] for h in range(holes) for p in range(pigeons) for q in range(p)]
+    body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+    (tmp_path / "php.cnf").write_text(f"p cnf {len(var)} {len(clauses)}\n{body}")
+    code, out, err = run_cli("solve", "cnf", str(tmp_path / "php.cnf"), "--competition", "--timeout", "0.2")
+    assert (code, out) == (0, "s UNKNOWN\n") and "time limit" in err
+
+
+def test_puzzlesat_is_a_solver_binary_for_others(tmp_path):
+    """Run as a solver by its own external: backends, and by a shell harness that judges a solver by
+    its exit code and its 's' line under coreutils' timeout (as competition scripts do)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    (tmp_path / "sat.cnf").write_text("p cnf 3 2\n1 2 0\n-1 3 0\n")
+    (tmp_path / "unsat.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
+    (tmp_path / "opt.wcnf").write_text("h 1 2 0\n3 -1 0\n5 -2 0\n")
+    own = subprocess.run([exe, "solve", "cnf", str(tmp_path / "sat.cnf"), "--backend",
+                          f"external:{exe} solve cnf --competition --backend glucose"], capture_output=True, text=True)
+    assert own.returncode == 0 and "checked: yes" in own.stdout, own.stderr
+    maxsat = subprocess.run([exe, "solve", "wcnf", str(tmp_path / "opt.wcnf"), "--json", "--backend",
+                             f"external-maxsat:{exe} solve wcnf --competition"], capture_output=True, text=True)
+    assert maxsat.returncode == 0 and json.loads(maxsat.stdout)["answers"]["cost"] == 3, maxsat.stderr
+    harness = tmp_path / "harness.sh"
+    harness.write_text('timeout 60 "$1" solve cnf --competition "$2" > out.txt\n'
+                       'code=$?\nstatus=$(grep "^s " out.txt)\n'
+                       'case "$code:$status" in\n  "10:s SATISFIABLE"|"20:s UNSATISFIABLE") echo "$code" ;;\n'
+                       '  *) echo "bad $code $status" ;;\nesac\n')
+    for name, expected in (("sat.cnf", "10"), ("unsat.cnf", "20")):
+        judged = subprocess.run(["bash", str(harness), exe, str(tmp_path / name)], capture_output=True, text=True,
+                                cwd=tmp_path)
+        assert judged.stdout.strip() == expected, judged.stdout + judged.stderr

@@ -8,10 +8,13 @@ from typing import Any
 
 import click
 
+from ..core.errors import PuzzlesatError, SolverTimeout
+from ..core.puzzle import Puzzle
 from ..core.result import Status
+from ..core.supervisor import limit_message
 from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
-from ..pipeline.request import request
+from ..pipeline.request import Request, request
 from ..pipeline.steps import load
 from ..pipeline.tasks import solve
 from .options import (
@@ -33,7 +36,50 @@ from .options import (
     timeout_option,
     write_pictures,
 )
-from .supervised import SupervisedCommand
+from .supervised import SupervisedCommand, fail
+
+
+def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: Any, watch: Stopwatch) -> int:
+    """Solve and print as a competition solver does; the exit code it ends with. Every model printed
+    passed the checker (it is the same solve); no answer in time is 's UNKNOWN' and 0, with the
+    one-line reason on stderr."""
+    try:
+        report = solve(asked, instance, watch)
+    except SolverTimeout as exc:
+        fail(limit_message(exc.backend, str(exc)))
+        click.echo("s UNKNOWN")
+        return 0
+    if report.status == Status.UNSAT:
+        click.echo("s UNSATISFIABLE")
+        return 20
+    if report.status != Status.SAT or report.solution is None:
+        click.echo("s UNKNOWN")
+        return 0
+    from ..encoders.cnf import CnfSolution
+    from ..encoders.wcnf import WcnfSolution
+
+    assert isinstance(report.solution, (CnfSolution, WcnfSolution)), "a formula file's solution"
+    literals = report.solution.literals
+    if "cost" in report.answers:  # MaxSAT evaluation: the cost, the status, the model
+        optimal = bool(report.answers.get("optimal"))
+        click.echo(f"o {report.answers['cost']}\ns {'OPTIMUM FOUND' if optimal else 'SATISFIABLE'}")
+        code = 30 if optimal else 10
+    else:
+        click.echo("s SATISFIABLE")
+        code = 10
+    click.echo("\n".join(_value_lines(literals)))
+    return code
+
+
+def _value_lines(literals: tuple[int, ...], width: int = 78) -> list[str]:
+    """``v`` lines of at most ``width`` characters (some readers take short lines only), ending in 0."""
+    lines, line = [], "v"
+    for word in [*map(str, literals), "0"]:
+        if len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = "v"
+        line += " " + word
+    return [*lines, line]
 
 
 @click.command("solve", cls=SupervisedCommand)
@@ -42,6 +88,10 @@ from .supervised import SupervisedCommand
 @method_option
 @certify_option
 @click.option("--steps", is_flag=True, help="Amphipod: print the burrow after every move.")
+@click.option("--competition", is_flag=True,
+              help="cnf, wcnf: print what a SAT-competition / MaxSAT-evaluation solver prints ('s SATISFIABLE', "
+                   "'o COST', 'v ... 0') and exit as one does: 10 SAT, 20 UNSAT, 30 optimum, 0 unknown (no answer "
+                   "in time).")
 def command(
     puzzle: str,
     file: str,
@@ -56,6 +106,7 @@ def command(
     method: str | None,
     certify: str | None,
     steps: bool,
+    competition: bool,
     **read: Any,
 ) -> None:
     """Solve FILE, check the solution independently, and (aquarium) prove it unique.
@@ -65,13 +116,18 @@ def command(
       puzzlesat solve aquarium instances/aquarium/pa-10x10-hard-2865115.txt --backend z3 --encoding smt
       puzzlesat solve amphipod instances/aoc/2021-23/example.txt --method rc2 --steps --svg plan.svg
       puzzlesat solve aquarium instances/aquarium/pa-15x15-hard-1013539.txt --certify
+      puzzlesat solve cnf formula.cnf.gz --competition --backend kissat
     """
     spec = get_puzzle(puzzle)
+    if competition and not spec.solvers_independent:
+        raise PuzzlesatError(f"--competition: a solver's output is for formula files (cnf, wcnf), not {puzzle}")
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
     spec.task.refuse_options(spec, steps=steps)
-    report = solve(request(spec, backend, kind, timeout, method, certify, **encoder_options(cardinality, pb)),
-                   instance, watch)
+    asked = request(spec, backend, kind, timeout, method, certify, **encoder_options(cardinality, pb))
+    if competition:
+        raise SystemExit(competition_output(spec, asked, instance, watch))
+    report = solve(asked, instance, watch)
     if report.solution is not None:
         write_pictures(spec, instance, report.solution, png, svg)
     if as_json:

@@ -1,8 +1,9 @@
 """Reading inputs and writing outputs safely.
 
 - Inputs are read whole, at most :data:`MAX_INPUT_BYTES` (``/dev/zero`` is refused, not swallowed), as
-  UTF-8 with or without a byte-order mark; ``-`` is stdin. Every input read is remembered, so that a
-  command never writes over its own input.
+  UTF-8 with or without a byte-order mark; ``-`` is stdin. A gzip, bzip2, xz or lzma input (told by its
+  first bytes) is read uncompressed, as solvers read ``.cnf.gz``; at most the same size once unpacked.
+  Every input read is remembered, so that a command never writes over its own input.
 - A regular output file is replaced atomically (a temporary file beside it, then a rename), so that an
   interrupted run never leaves a half-written file; a symbolic link is followed and its target replaced,
   the link kept. Anything else (``-``, a device such as ``/dev/null`` or ``/dev/full``, a FIFO,
@@ -22,6 +23,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from .errors import DiskFull, PuzzlesatError
 from .supervisor import announce_temp
@@ -64,7 +66,39 @@ def read_text(path: str) -> str:
     return _decode(data, path)
 
 
+#: compressed inputs, told by their first bytes (so stdin and any file name work), as solvers read
+#: them (MiniSat, CaDiCaL, PySAT's ``CNF(from_file=...)``): gzip, bzip2, xz and the older lzma
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x5d\x00\x00", "lzma"))
+
+
+def _decompressed(data: bytes, path: str) -> bytes:
+    """``data`` uncompressed when it starts like a compressed file, at most MAX_INPUT_BYTES + 1 bytes
+    of it (a small file may unpack to gigabytes)."""
+    kind = next((name for magic, name in _COMPRESSED if data.startswith(magic)), None)
+    if kind is None:
+        return data
+    import bz2
+    import lzma
+    import zlib
+
+    out, rest = b"", data
+    try:
+        while rest:  # concatenated members (cat a.gz b.gz) are read in turn
+            unpacker: Any = (zlib.decompressobj(wbits=47) if kind == "gzip" else bz2.BZ2Decompressor() if kind == "bzip2"
+                             else lzma.LZMADecompressor())
+            out += unpacker.decompress(rest, MAX_INPUT_BYTES + 1 - len(out))
+            if len(out) > MAX_INPUT_BYTES:  # refused as too large by the caller
+                break
+            if not unpacker.eof:
+                raise PuzzlesatError(f"{path}: a {kind} file cut short")
+            rest = unpacker.unused_data
+    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+        raise PuzzlesatError(f"{path}: not a valid {kind} file ({str(exc)[:80]})") from None
+    return out
+
+
 def _decode(data: bytes, path: str) -> str:
+    data = _decompressed(data, path)
     if len(data) > MAX_INPUT_BYTES:
         raise PuzzlesatError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MiB, far beyond any puzzle input")
     try:

@@ -78,10 +78,12 @@ class Row:
 
 
 def instance_files(puzzle: Puzzle[Any, Any, Any], directory: Path) -> list[Path]:
-    """The instance files of ``puzzle`` in ``directory`` (its suffix; answer and solution files skipped)."""
+    """The instance files of ``puzzle`` in ``directory`` (its suffix, also compressed: ``.cnf.gz``, read
+    as solvers read them; answer and solution files skipped)."""
     if not directory.is_dir():
         raise PuzzlesatError(f"{directory}: no such directory of instances")
-    files = sorted(p for p in directory.iterdir() if p.suffix == puzzle.instance_suffix and p.is_file())
+    suffixes = [puzzle.instance_suffix + packed for packed in ("", ".gz", ".bz2", ".xz", ".lzma")]
+    files = sorted(p for p in directory.iterdir() if p.name.endswith(tuple(suffixes)) and p.is_file())
     if not files:
         raise PuzzlesatError(f"{directory}: no {puzzle.instance_suffix} instance files for {puzzle.name}")
     return files
