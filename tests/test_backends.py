@@ -104,3 +104,22 @@ def test_capabilities_are_checked_when_a_backend_is_looked_up(monkeypatch):
     monkeypatch.setitem(registry._FACTORIES, "test:teleport", Teleporting)
     with pytest.raises(BackendError, match="test:teleport declares capabilities .*teleport.*; known: sat, smt"):
         get_backend("test:teleport")
+
+
+def test_ganak_counts_are_labelled_probabilistically_exact(run_cli):
+    """pyganak runs Ganak with its probabilistic component hashing (no switch in the binding): its counts
+    were called exact in text, JSON and crosscheck (issue 35)."""
+    import json
+
+    from .conftest import INSTANCES
+
+    jig = str(INSTANCES / "jig" / "matt5x5.jig")
+    code, out, _ = run_cli("count", "jig", jig, "--backend", "ganak", "--json")
+    assert code == 0 and json.loads(out)["method"] == "probabilistically exact counter"
+    code, out, _ = run_cli("count", "jig", jig, "--backend", "ganak")
+    assert "probabilistically exact projected model count" in out and "(exact" not in out
+    dice = str(INSTANCES / "aoc" / "2021-21" / "example.txt")
+    code, out, _ = run_cli("count", "dice", dice, "--target", "6", "--sides", "2", "--backend", "frontier", "--json")
+    assert code == 0 and json.loads(out)["method"] == "exact counter"
+    code, out, _ = run_cli("count", "dice", dice, "--target", "6", "--sides", "2", "--backend", "ganak", "--json")
+    assert code == 0 and json.loads(out)["method"] == "probabilistically exact counter"

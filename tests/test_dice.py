@@ -124,7 +124,7 @@ def test_count_and_crosscheck_commands(run_cli):
     assert [row["method"] for row in report["rows"]] == [
         "reference", "frontier (exact count, split, rules)", "frontier (exact count, count, rules)",
         "d4 (exact count, split, rules)", "d4 (exact count, count, rules)",
-        "ganak (exact count, split, rules)", "ganak (exact count, count, rules)", "z3 (recurrence, rules)",
+        "ganak (prob. exact count, split, rules)", "ganak (prob. exact count, count, rules)", "z3 (recurrence, rules)",
         "pysat:glucose4 (enumeration, rules)"]
     assert report["independent_methods_agreeing"] == 2  # the DP, and the encodings sharing rules.py
 

@@ -131,6 +131,9 @@ class Backend(ABC):
     #: the PySAT solver it is, by PySAT's name, for PySAT's own algorithms that build their solvers by
     #: name (RC2); None for every other backend
     pysat_solver: str | None = None
+    #: how a count of this backend (capability ``count``) is made, as reports say it: ``exact counter``,
+    #: or ``probabilistically exact counter`` where the count is right with high probability only
+    counting: str = "exact counter"
 
     def unavailable_reason(self) -> str | None:
         """``None`` when the backend works on this machine, else why not (e.g. binary not on PATH).

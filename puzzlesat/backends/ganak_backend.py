@@ -12,8 +12,13 @@ from .counter import CounterBackend
 
 class GanakBackend(CounterBackend):
     name = "ganak"
-    description = "Ganak exact projected model counter (pyganak), Arjun preprocessing included"
+    description = ("Ganak projected model counter (pyganak), Arjun preprocessing included; probabilistically "
+                   "exact: its component cache is keyed by random hashes, which the binding cannot turn off")
     module = package = "pyganak"
+    #: pyganak runs Ganak with its default probabilistic component hashing (the ``ganak`` command line
+    #: turns it off with ``--prob 0``; the binding, 2.8, takes only ``verbose`` and ``seed``): a count
+    #: is right with high probability, not certainly, and no report calls it exact
+    counting = "probabilistically exact counter"
 
     def _count(self, encoding: Encoding) -> int:
         from pyganak import Counter

@@ -115,7 +115,9 @@ def _how(report: Report, label: str, value: int, limit: int | None) -> str:
         return (f"{value} (the sum over {cubed['cubes']} cubes on {cubed['executor']} x{cubed['workers']}, "
                 f"{cubed['refuted']} more refuted by propagation; slowest cubes {slowest})")
     how = {"enumeration": "every one checked; the last search was UNSAT",
-           "exact counter": "exact projected model count"}.get(report.counted_by, report.counted_by)
+           "exact counter": "exact projected model count",
+           "probabilistically exact counter": "probabilistically exact projected model count: right with high "
+                                              "probability"}.get(report.counted_by, report.counted_by)
     return f"{value} ({how}{certified_note(report, label)})"
 
 

@@ -105,7 +105,7 @@ class Task(ABC):
         counts = {label: tally.found for (label, _), tally in zip(variants, tallies)}
         solved_by = tuple(dict.fromkeys(name for tally in tallies for name in tally.solved_by))
         return _count_report(request, instance, watch, counts, tallies[0].size, solved_by, claims,
-                             "exact counter" if request.exact_count else "enumeration",
+                             request.backend.counting if request.exact_count else "enumeration",
                              limit is None or all(found < limit for found in counts.values()), tuple(listed))
 
     def _count_by_cubes(self, request: Request, instance: Any, watch: Stopwatch, listing: bool,

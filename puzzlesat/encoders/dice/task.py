@@ -87,7 +87,7 @@ class CountUniverses(Task):
         counts = {label: wins[number] for number, (label, _) in enumerate(variants)}
         return Report(request.puzzle.name, getattr(instance, "source", ""), request.backend.name, how,
                       Status.SAT if any(wins) else Status.UNSAT, answers=counts, size=size, times=watch.times,
-                      solved_by=(request.backend.name,), counted_by="exact counter" if how != "recurrence"
+                      solved_by=(request.backend.name,), counted_by=request.backend.counting if how != "recurrence"
                       else "recurrence equations")
 
     def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
@@ -215,7 +215,8 @@ def plan_universes(request: Request, instance: Any, backends: list[str], task: C
         backend = get_backend(name)
         if Capability.COUNT in backend.capabilities:  # both counting encodings: split by game length, whole game
             for kind in ("split", "count"):
-                methods.append(Method(f"{backend.name} (exact count, {kind}, {shared})", shared,
+                label = backend.counting.removesuffix(" counter").replace("probabilistically exact", "prob. exact")
+                methods.append(Method(f"{backend.name} ({label} count, {kind}, {shared})", shared,
                                       solved(task.solve, on(name, kind), instance, "exact")))
         elif Capability.SMT in backend.capabilities:
             methods.append(Method(f"{backend.name} (recurrence, {shared})", shared,
