@@ -279,3 +279,36 @@ def _read(fd: int) -> bytes:
         return os.read(fd, 65536)
     except OSError:  # the terminal's other end is closed: all read
         return b""
+
+
+def test_conventions_of_a_click_cli(tmp_path):
+    """A bare `puzzlesat` printed the whole help flattened into one error line (exit 2); click's own
+    messages showed its layout tabs as \\x09; backend names had no completion (issue 35)."""
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    bare = subprocess.run([exe], capture_output=True, text=True)
+    assert bare.returncode == 0 and bare.stdout.startswith("Usage: puzzlesat") and "Commands:" in bare.stdout
+    assert not bare.stderr
+    missing = subprocess.run([exe, "solve"], capture_output=True, text=True)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "\\x09" not in missing.stderr
+    assert "Choose from: aquarium, jigsaw" in missing.stderr
+    env = dict(os.environ, COMP_WORDS="puzzlesat crosscheck aquarium x --backends cadical,kiss", COMP_CWORD="5",
+               _PUZZLESAT_COMPLETE="bash_complete")
+    completed = subprocess.run([exe], capture_output=True, text=True, env=env)
+    assert "plain,cadical,kissat" in completed.stdout.split(), completed.stdout
+
+
+def test_no_third_party_noise_on_stderr(run_cli, capfd):
+    """`backends` and a solve on every available backend leave nothing on stderr but our own lines
+    (PySAT's CryptoMinisat printed 'Exception ignored in: CryptoMinisat.__del__' where its package was
+    missing)."""
+    from puzzlesat.backends import all_backends
+
+    code, _, err = run_cli("backends")
+    assert code == 0 and not err and not capfd.readouterr().err
+    small = str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")
+    for backend in all_backends():
+        if backend.missing() is not None or "sat" not in {str(c) for c in backend.capabilities}:
+            continue
+        code, _, err = run_cli("solve", "aquarium", small, "--backend", backend.name)
+        noise = capfd.readouterr().err
+        assert code == 0 and not err and not noise, (backend.name, err, noise)

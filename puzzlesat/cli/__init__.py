@@ -36,6 +36,10 @@ class _Group(click.Group):
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
+        except click.exceptions.NoArgsIsHelpError as exc:  # a bare 'puzzlesat' asks what there is
+            assert exc.ctx is not None, "click raises it with the group's context"
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.ClickException as exc:
             sys.exit(fail_usage(exc))
         except click.exceptions.Abort:

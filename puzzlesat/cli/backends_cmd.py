@@ -36,10 +36,13 @@ def command(as_json: bool) -> None:
     if as_json:
         echo_json({"backends": rows}, "backends")
         return
+    name_width = max(len(row["name"]) for row in rows)
+    capability_width = max(len(",".join(row["capabilities"])) for row in rows)
     for row in rows:
         state = "yes" if row["available"] else f"no ({row['reason']})"
         extra = f"  aliases: {', '.join(row['aliases'])}" if row["aliases"] else ""
         default = "  (default)" if row["default"] else ""
-        click.echo(f"{row['name']:<24} {','.join(row['capabilities']):<18} available: {state}{extra}{default}")
+        click.echo(f"{row['name']:<{name_width}}  {','.join(row['capabilities']):<{capability_width}}  "
+                   f"available: {state}{extra}{default}")
     click.echo("Any DIMACS solver binary on the PATH works as external:BINARY; portfolio:NAME,NAME,... races "
                "several backends in separate processes and keeps the first answer.")

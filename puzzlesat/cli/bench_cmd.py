@@ -24,7 +24,7 @@ from ..pipeline.bench import (
     to_json,
     to_markdown,
 )
-from .options import PuzzleName, backend_list, format_seconds
+from .options import PuzzleName, backend_list, complete_backends, format_seconds
 from .supervised import SupervisedCommand, escaped
 
 
@@ -32,7 +32,7 @@ from .supervised import SupervisedCommand, escaped
 @click.option("--puzzle", type=PuzzleName(), default=None,
               help="Only this puzzle (default: the five with bundled instances); cnf, wcnf and plug-in puzzles "
                    "need --instances.")
-@click.option("--backends", default=None,
+@click.option("--backends", default=None, shell_complete=complete_backends,
               help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
                    "backend); the reference always runs, and is a SKIPPED row where it refuses an instance by design "
                    "(cnf and wcnf: more than 16 variables).")

@@ -25,6 +25,7 @@ from .options import (
     certify_option,
     cnf_options,
     common,
+    complete_backends,
     echo_json,
     encoder_options,
     format_seconds,
@@ -39,8 +40,8 @@ from .supervised import SupervisedCommand, escaped
 @click.command("crosscheck", cls=SupervisedCommand, deadline=None)
 @common(puzzle_argument, instance_input)
 @click.option(
-    "--backends", default=None, help="Comma-separated backend names, a portfolio written portfolio:A+B "
-    "(default: every available backend that fits)."
+    "--backends", default=None, shell_complete=complete_backends,
+    help="Comma-separated backend names, a portfolio written portfolio:A+B (default: every available backend that fits)."
 )
 @click.option(
     "--count",

@@ -47,7 +47,18 @@ rows_option = click.option("--rows", type=click.IntRange(min=1), default=None,
                            help="Grid rows, for inputs that do not say (a rectangular jigsaw).")
 cols_option = click.option("--cols", type=click.IntRange(min=1), default=None,
                            help="Grid columns, for inputs that do not say (a rectangular jigsaw).")
-backend_option = click.option("--backend", "-b", default=None,
+def complete_backends(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of backend names (``--backends``: the last of a comma-separated list): every
+    registered name and alias, and the prefixes of the families (external:, portfolio:, ...)."""
+    from ..backends import aliases, all_backends
+
+    done, _, last = incomplete.rpartition(",")
+    names = sorted({b.name for b in all_backends()} | set(aliases())
+                   | {"external:", "external-maxsat:", "external-count:", "portfolio:"})
+    return [f"{done}," * bool(done) + name for name in names if name.startswith(last)]
+
+
+backend_option = click.option("--backend", "-b", default=None, shell_complete=complete_backends,
                               help="Solver: pysat:NAME, an alias (cadical, kissat, ...), z3 or external:BINARY. "
                                    f"See 'puzzlesat backends'. Default: {DEFAULT_BACKEND}, or the puzzle's "
                                    "measured fastest (amphipod: glucose4 and CaDiCaL raced; dice: frontier).")

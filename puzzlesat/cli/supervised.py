@@ -55,7 +55,7 @@ def fail(message: str) -> None:
 
 def fail_usage(exc: click.ClickException) -> int:
     """Click's own errors (a bad option value, a missing argument) as one line, with the way to help."""
-    message = exc.format_message()
+    message = " ".join(exc.format_message().split())  # click lays out choices with tabs and line breaks
     if isinstance(exc, click.UsageError) and exc.ctx is not None:
         message += f" (see '{exc.ctx.command_path} --help')"
     fail(message)
