@@ -39,7 +39,10 @@ demo: $(BIN)/puzzlesat
 TOOLS := cadical picosat minisat cryptominisat5 cvc5 z3
 solvers:
 	@for t in $(TOOLS); do command -v $$t >/dev/null || missing=1; done; \
-	[ -z "$$missing" ] || { apt-get update -qq && apt-get install -y -qq cadical picosat minisat cryptominisat cvc5 z3 >/dev/null; }
+	[ -z "$$missing" ] || { \
+	  echo "make solvers: installing Debian's cadical picosat minisat cryptominisat cvc5 z3 (apt-get, as root):"; \
+	  echo "  the round-trip tests run them on our exports; 'pytest -m \"not outside\"' runs the rest without them"; \
+	  apt-get update -qq && apt-get install -y -qq cadical picosat minisat cryptominisat cvc5 z3; }
 
 test: $(BIN)/puzzlesat solvers
 	$(BIN)/ruff check puzzlesat tests bench examples

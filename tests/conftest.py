@@ -59,11 +59,22 @@ def backend_double(name: str, session: type):
 COUNTER_MODULES = {"ganak": "pyganak", "d4": "py_d4", "frontier": "numpy"}
 
 
+#: what a test that runs an outside solver binary (``make solvers``) says in its source or parameters
+OUTSIDE_SIGNS = ("tool(", "needs_cadical", 'which("cadical")', "external:cadical", "external:minisat", "external:kissat",
+                 "external:picosat", "external:cryptominisat5", "'cadical'", "'cvc5'", "'minisat'", "'picosat'")
+
+
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Marks the tests that run outside binaries ``outside`` (so that ``pytest -m 'not outside'`` runs
+    without root), and skips the tests of counters whose wheels are missing here."""
     import importlib.util
     import inspect
     import os
 
+    for item in items:
+        source = inspect.getsource(item.function) + str(getattr(item, "callspec", "") and item.callspec.params)
+        if any(sign in source for sign in OUTSIDE_SIGNS):
+            item.add_marker(pytest.mark.outside)
     missing = [name for name, module in COUNTER_MODULES.items() if importlib.util.find_spec(module) is None]
     if not missing or os.environ.get("PUZZLESAT_REQUIRE_TOOLS"):
         return

@@ -295,7 +295,7 @@ def test_non_square_jig_keeps_both_corner_orbits():
 
 
 def test_flat_inner_edges_and_look_alike_turns_count_as_layouts(run_cli, tmp_path):
-    """Flat sides fit flat sides inside the grid (PUZZLES.md, section 2); a piece whose turns look alike
+    """Flat sides fit flat sides inside the grid (docs/puzzles.md, section 2); a piece whose turns look alike
     counts once per look: four all-flat pieces in a 2x2 grid are 4! = 24 layouts, 6 up to rotation."""
     path = tmp_path / "flat.jig"
     path.write_text("2 2\n1 0 0 0 0\n2 0 0 0 0\n3 0 0 0 0\n4 0 0 0 0\n")
@@ -347,7 +347,7 @@ def test_the_eight_orientations_at_once_are_orient_of_each():
 
 @pytest.mark.parametrize("size,seed", [(3, 1), (5, 2), (8, 3), (12, 4), (50, 1)])
 def test_generated_pictures_show_monsters_in_one_orientation(size, seed):
-    """PUZZLES.md: the answer counts "in the orientation in which monsters appear", so a generated
+    """docs/puzzles.md: the answer counts "in the orientation in which monsters appear", so a generated
     picture must not show a stray monster in a second orientation. At 50 x 50 tiles (400 x 400 cells)
     drawing the picture again until none showed never ended; stray monsters are now wiped out."""
     import random as _random

@@ -1,4 +1,4 @@
-"""Amphipod by brute force: Dijkstra over every burrow state, every move the rules of PUZZLES.md
+"""Amphipod by brute force: Dijkstra over every burrow state, every move the rules of docs/puzzles.md
 (section 4) allow, no estimate and no shortcut (an amphipod may even stop in a slot of its room above
 an empty one). Only for small burrows."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Aquarium by brute force: every choice of water level for every region (empty, or full from one of
-its rows down), kept when every row and column count holds (PUZZLES.md, section 3)."""
+its rows down), kept when every row and column count holds (docs/puzzles.md, section 3)."""
 from __future__ import annotations
 
 import itertools

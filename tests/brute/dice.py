@@ -1,5 +1,5 @@
 """Dirac dice by brute force: part 1 by playing the deterministic game, part 2 by walking every universe
-one roll at a time, without memory (PUZZLES.md, section 5). Only for small games."""
+one roll at a time, without memory (docs/puzzles.md, section 5). Only for small games."""
 from __future__ import annotations
 
 import random

@@ -1,4 +1,4 @@
-"""The independent checker, written from the rules in PUZZLES.md (shares nothing with the encoders)."""
+"""The independent checker, written from the rules in docs/puzzles.md (shares nothing with the encoders)."""
 from __future__ import annotations
 
 from .instance import AquariumInstance

@@ -1,5 +1,5 @@
 """A second solver-free count for jig: JigChecker's approach (``../shared/seeds/jigchecker-exact-cover.txt``),
-an exact cover solved by Knuth's Algorithm X, written from the rules of PUZZLES.md, section 2, and
+an exact cover solved by Knuth's Algorithm X, written from the rules of docs/puzzles.md, section 2, and
 sharing nothing with the reference search or the encoders.
 
 Items: every cell and every piece, each covered exactly once by an option "piece p, in look l, stands

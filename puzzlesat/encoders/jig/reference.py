@@ -1,4 +1,4 @@
-"""The solver-free reference for jig: a plain search written from the rules of PUZZLES.md, section 2.
+"""The solver-free reference for jig: a plain search written from the rules of docs/puzzles.md, section 2.
 
 It shares nothing with the encoders (no side keys, domains, anchoring or symmetry breaking): cells are
 filled one at a time, each with an unused piece in one of its distinct looks, kept when its sides on

@@ -23,7 +23,7 @@ MAX_TILE = 30
 
 
 def _picture(side: int, rng: random.Random) -> list[list[str]]:
-    """Random water with sea monsters planted in the picture's own orientation. PUZZLES.md asks for "the
+    """Random water with sea monsters planted in the picture's own orientation. docs/puzzles.md asks for "the
     orientation in which monsters appear", so a monster that the noise (with the planted monsters) shows
     in another orientation is wiped out: one of its cells that no monster of the own orientation uses
     becomes water. Water makes no monster, so this ends, and the own orientation keeps all of its own.

@@ -1,5 +1,5 @@
 """The solver-free reference for the Jurassic jigsaw: a plain search written from the rules of
-PUZZLES.md, section 1.
+docs/puzzles.md, section 1.
 
 It shares nothing with the encoders (no side keys, domains, anchoring or symmetry breaking): cells are
 filled one at a time, each with an unused tile in one of its distinct looks (of the 8 rotations and

@@ -8,7 +8,7 @@ says which sides may face the grid's border.
 
 Orientations that look the same (a jig piece with sides ``+1 -1 +1 -1`` after a half turn, a jigsaw tile
 that is its own mirror image) are one variant: a solution is what a person sees, so such a piece counts
-once per look, not once per rotation index (PUZZLES.md, section 2). ``variant_index`` maps every
+once per look, not once per rotation index (docs/puzzles.md, section 2). ``variant_index`` maps every
 (piece, orientation) to the variant that shows it, which is how the grid's symmetries act on variants.
 """
 from __future__ import annotations
