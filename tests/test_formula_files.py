@@ -84,6 +84,8 @@ def test_command_line_on_a_plain_cnf(run_cli, tmp_path):
     code, out, _ = run_cli("count", "cnf", str(path), "--jsonl")
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(lines) == 4 and lines[-1]["solutions"] == 3 and lines[-1]["complete"]
+    # each model as integers on the shown variables (it was the text "v 1 -2 ... 0"; issue 35)
+    assert sorted(line["solution"]["model"] for line in lines[:-1]) == [[-1, 2], [1, -2], [1, 2]]
     code, out, _ = run_cli("count", "cnf", str(path), "--limit", "2", "--json")
     payload = json.loads(out)
     assert payload["answers"] == {"solutions": 2} and payload["complete"] is False

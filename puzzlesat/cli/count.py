@@ -124,7 +124,7 @@ def _how(report: Report, label: str, value: int, limit: int | None) -> str:
 def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None) -> None:
     """The first count's solutions as JSON lines as they are found, each checked, then its total."""
     def line(solution: Solution) -> None:
-        click.echo(json.dumps(solution.answers() | {"layout": solution.render()}))
+        click.echo(json.dumps(solution.answers() | {"solution": solution.to_json()}))
 
     report = count(counting, instance, watch, limit=limit, on_solution=line)
     (label, found), = report.answers.items()

@@ -30,7 +30,12 @@ class Solution(Protocol):
         ...
 
     def answers(self) -> dict[str, Any]:
-        """The puzzle's answers as JSON-ready values."""
+        """The puzzle's answers as JSON-ready values: what every method must agree on."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The solution itself as JSON-ready values (a grid, a layout, a plan, a model): ``--json``'s
+        ``solution`` and ``count --jsonl``'s lines. Two methods may find different ones."""
         ...
 
 

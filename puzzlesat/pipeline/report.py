@@ -65,6 +65,8 @@ class Report:
             "status": self.status.value, "answers": dict(self.answers), "checked": self.checked,
             "solved_by": list(self.solved_by), "size": dict(self.size),
             "times": {k: round(v, 6) for k, v in self.times.items()}}
+        if self.solution is not None:
+            out["solution"] = self.solution.to_json()
         if self.cubes:
             out["cubes"] = dict(self.cubes)
         if self.certificates:

@@ -17,3 +17,6 @@ class SudokuSolution:
 
     def answers(self) -> dict[str, Any]:
         return {"grid": self.lines()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"grid": self.lines()}

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .burrow import Burrow
+from .burrow import LETTERS, Burrow, step_cost
 from .rules import Move, apply, start_state
 
 
@@ -22,6 +22,19 @@ class AmphipodSolution:
 
     def answers(self) -> dict[str, Any]:
         return {plan.label: plan.energy for plan in self.plans}
+
+    def to_json(self) -> dict[str, Any]:
+        """Each plan's moves in order: who moves, from where, to where (``["hall", x]`` or ``["room",
+        room, slot]``, slot 0 the top), the steps walked and the energy they cost."""
+        plans = {}
+        for plan in self.plans:
+            state, moves = start_state(plan.burrow), []
+            for move in plan.moves:
+                state, walked = apply(plan.burrow, state, move)
+                moves.append({"amphipod": LETTERS[move.kind], "from": list(move.source), "to": list(move.target),
+                              "steps": walked, "energy": walked * step_cost(move.kind)})
+            plans[plan.label] = {"energy": plan.energy, "moves": moves}
+        return {"plans": plans}
 
     def render(self, colour: bool = False, steps: bool = False) -> str:
         """The moves of each plan; with ``steps``, the burrow after every move (replayed, so only for

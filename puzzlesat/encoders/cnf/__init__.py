@@ -52,6 +52,10 @@ class CnfSolution:
         """What every method must agree on: satisfiable (models differ from solver to solver)."""
         return {"satisfiable": True}
 
+    def to_json(self) -> dict[str, Any]:
+        """The model on the shown variables, as DIMACS literals."""
+        return {"model": [self.literals[v - 1] for v in self.shown]}
+
 
 @dataclass
 class FileEncoding(Encoding):

@@ -22,6 +22,9 @@ class Part1:
     def answers(self) -> dict[str, Any]:
         return {"part1": self.answer}
 
+    def to_json(self) -> dict[str, Any]:
+        return {"turns": self.turns, "rolls": self.turns * self.rolls_per_turn, "scores": list(self.scores)}
+
 
 @dataclass(frozen=True)
 class DiceSolution:
@@ -34,6 +37,9 @@ class DiceSolution:
 
     def answers(self) -> dict[str, Any]:
         return {"part1": self.part1.answer, "part2": max(self.wins), "wins": list(self.wins)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deterministic_game": self.part1.to_json(), "wins": list(self.wins)}
 
 
 @dataclass(frozen=True)
@@ -48,3 +54,6 @@ class Universe:
 
     def answers(self) -> dict[str, Any]:
         return {"winner": self.winner}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rolls": [list(turn) for turn in self.rolls], "winner": self.winner}

@@ -25,6 +25,11 @@ class JigSolution:
     def answers(self) -> dict[str, Any]:
         return {"layout": [[list(self.placement[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]}
 
+    def to_json(self) -> dict[str, Any]:
+        """Per cell, row by row: [piece id, quarter-turns clockwise] and its sides as placed (T, R, B, L)."""
+        return {"layout": self.answers()["layout"],
+                "sides": [[list(self.sides[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)]}
+
     def render(self, colour: bool = False) -> str:
         """Each cell as ``id/turns`` with its top and bottom sides above and below it and its left and
         right sides beside it (plain text whatever ``colour`` says). Field widths come from the widest

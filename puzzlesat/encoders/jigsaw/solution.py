@@ -54,6 +54,14 @@ class JigsawSolution:
         rough = sum(line.count("#") for line in picture) - len(cells)
         return {"part1": prod(self.corners()), "part2": rough}
 
+    def to_json(self) -> dict[str, Any]:
+        """The layout, per cell row by row: [tile id, orientation] (0-3 quarter-turns clockwise, 4-7 the
+        same after a flip, see ``grids.orient``); the image and the orientation its monsters were found in."""
+        orientation, picture, cells = self.monsters
+        return {"layout": [[list(self.placement[r * self.cols + c]) for c in range(self.cols)] for r in range(self.rows)],
+                "corners": self.corners(), "image": list(self.image), "monster_orientation": orientation,
+                "monster_cells": len(cells)}
+
     def pixels(self) -> list[list[tuple[int, int, int]]]:
         """The assembled image as placed (tile borders kept, one grey line between tiles), rough water
         dark blue, calm water light, sea-monster cells green."""

@@ -43,6 +43,9 @@ class WcnfSolution:
     def answers(self) -> dict[str, Any]:
         return {"cost": self.cost}
 
+    def to_json(self) -> dict[str, Any]:
+        return {"model": list(self.literals), "cost": self.cost}
+
 
 class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
     name = "wcnf"
