@@ -74,3 +74,42 @@ def test_png_rasterises_rectangles_and_svg_escapes_text():
     picture.label(0.5, 0.5, "<a&b>")
     assert "&lt;a&amp;b&gt;" in to_svg(picture)
     assert to_png(picture, scale=1) != to_png(Picture(2, 1), scale=1)
+
+
+@pytest.mark.parametrize("puzzle,path,extra", [
+    ("aquarium", "aquarium/pa-6x6-easy-681742.txt", []),
+    ("jigsaw", "aoc/2020-20/example.txt", []),
+    ("jig", "jig/matt5x5.jig", []),
+    ("amphipod", "aoc/2021-23/example.txt", ["--no-unfold"]),
+    ("dice", "aoc/2021-21/example.txt", []),
+])
+def test_pictures_a_person_can_read(puzzle, path, extra):
+    """Sizes a screen shows whole, text in the PNG too (it had none: the jig's pieces had no numbers, the
+    dice chart no axes or values), and every label inside its canvas (the dice title overflowed its SVG;
+    issue 35)."""
+    import io
+
+    from PIL import Image
+
+    from puzzlesat.formats.picture import CHARACTER_WIDTH, fitted
+    from puzzlesat.pipeline.steps import load
+
+    spec = get_puzzle(puzzle)
+    reading = {"unfold": False} if "--no-unfold" in extra else {}
+    instance = load(spec, str(INSTANCES / path), None, **reading)
+    solution = spec.reference(instance, 1)[0]
+    picture = spec.picture(instance, solution)
+    image = Image.open(io.BytesIO(to_png(picture)))
+    assert 600 <= max(image.size) <= 2400, image.size
+    for label in picture.labels:
+        half = len(label.text) * CHARACTER_WIDTH * fitted(label, picture) / (1 if label.start else 2)
+        assert label.x + half <= picture.width + 1e-9 and (label.start or label.x - half >= -1e-9), label
+    if picture.labels:  # the text is drawn: the PNG differs from the same scene without it
+        bare = Picture(picture.width, picture.height, picture.rects, [], picture.background)
+        assert to_png(picture) != to_png(bare)
+    if puzzle == "dice":  # a title, a legend with both totals, a value axis, a value on each bar
+        texts = [label.text for label in picture.labels]
+        assert any(text.startswith("Dirac dice") for text in texts)
+        assert sum(text.startswith("player ") for text in texts) == 2 and "universes" in texts
+    if puzzle == "jig":
+        assert sorted(int(label.text) for label in picture.labels) == list(range(25))

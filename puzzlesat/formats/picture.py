@@ -1,16 +1,22 @@
 """Solution pictures: one small scene description (filled rectangles and text labels on a grid of unit
-cells), written as SVG (everything) or PNG (rectangles only; PNG text would need a font renderer).
+cells), written as SVG, or as PNG by Pillow (rectangles and text alike).
 
-Every puzzle's picture is a grid of cells with some decoration, so rectangles are enough, and keeping the
-scene format-free means each puzzle draws once and gets both formats.
+Every puzzle's picture is a grid of cells with some decoration, so rectangles and labels are enough, and
+keeping the scene format-free means each puzzle draws once and gets both formats. A label wider than the
+picture is drawn smaller until it fits (both formats measure it the same way).
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 
-from .png import Pixel, png_bytes
+#: an RGB colour
+Pixel = tuple[int, int, int]
 
 WHITE: Pixel = (255, 255, 255)
+#: a character's width at most, in units of the font size (the SVG's monospace; the PNG's font, Pillow's
+#: default, is narrower), for :func:`fitted`
+CHARACTER_WIDTH = 0.6
 
 
 @dataclass(frozen=True)
@@ -24,13 +30,14 @@ class Rect:
 
 @dataclass(frozen=True)
 class Label:
-    """Text centred on (x, y); ``size`` in cell units."""
+    """Text centred on (x, y), or starting there with ``start``; ``size`` in cell units."""
 
     x: float
     y: float
     text: str
     size: float = 0.5
     colour: Pixel = (0, 0, 0)
+    start: bool = False
 
 
 @dataclass
@@ -46,8 +53,9 @@ class Picture:
     def rect(self, x: float, y: float, w: float, h: float, fill: Pixel) -> None:
         self.rects.append(Rect(x, y, w, h, fill))
 
-    def label(self, x: float, y: float, text: str, size: float = 0.5, colour: Pixel = (0, 0, 0)) -> None:
-        self.labels.append(Label(x, y, text, size, colour))
+    def label(self, x: float, y: float, text: str, size: float = 0.5, colour: Pixel = (0, 0, 0),
+              start: bool = False) -> None:
+        self.labels.append(Label(x, y, text, size, colour, start))
 
 
 def _escape(text: str) -> str:
@@ -60,6 +68,14 @@ def _hex(colour: Pixel) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
+def fitted(label: Label, picture: Picture) -> float:
+    """The label's font size, made smaller when its text would reach past the picture's edges from
+    where it is placed."""
+    room = picture.width - label.x if label.start else 2 * min(label.x, picture.width - label.x)
+    widest = 0.98 * max(room, 0.0) / (CHARACTER_WIDTH * max(1, len(label.text)))
+    return min(label.size, widest)
+
+
 def to_svg(picture: Picture, scale: int = 24) -> str:
     def n(value: float) -> str:
         return f"{value * scale:g}"
@@ -69,25 +85,33 @@ def to_svg(picture: Picture, scale: int = 24) -> str:
            f'<rect width="100%" height="100%" fill="{_hex(picture.background)}"/>']
     out += [f'<rect x="{n(r.x)}" y="{n(r.y)}" width="{n(r.w)}" height="{n(r.h)}" fill="{_hex(r.fill)}"/>'
             for r in picture.rects]
-    out += [f'<text x="{n(t.x)}" y="{n(t.y)}" font-size="{n(t.size)}" fill="{_hex(t.colour)}" '
-            f'font-family="monospace" text-anchor="middle" dominant-baseline="central">{_escape(t.text)}</text>'
+    out += [f'<text x="{n(t.x)}" y="{n(t.y)}" font-size="{n(fitted(t, picture))}" fill="{_hex(t.colour)}" '
+            f'font-family="monospace" text-anchor="{"start" if t.start else "middle"}" dominant-baseline="central">'
+            f'{_escape(t.text)}</text>'
             for t in picture.labels]
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 def to_png(picture: Picture, scale: int | None = None) -> bytes:
-    """Rasterise the rectangles (labels are left out) at ``scale`` pixels per cell; by default about
-    1200 pixels along the longer side."""
-    scale = scale or max(2, min(40, round(1200 / max(picture.width, picture.height))))
-    width, height = round(picture.width * scale), round(picture.height * scale)
-    canvas = [[picture.background] * width for _ in range(height)]
+    """The picture rasterised by Pillow at ``scale`` pixels per cell: by default about 1200 pixels along
+    the longer side (and at least 600 for a small grid, so that its labels can be read)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    scale = scale or max(2, min(120, round(1200 / max(picture.width, picture.height))))
+    width, height = max(1, round(picture.width * scale)), max(1, round(picture.height * scale))
+    image = Image.new("RGB", (width, height), picture.background)
+    draw = ImageDraw.Draw(image)
     for r in picture.rects:
         x0, y0 = round(r.x * scale), round(r.y * scale)
         x1, y1 = max(x0 + 1, round((r.x + r.w) * scale)), max(y0 + 1, round((r.y + r.h) * scale))
-        for y in range(max(0, y0), min(height, y1)):
-            canvas[y][max(0, x0):min(width, x1)] = [r.fill] * (min(width, x1) - max(0, x0))
-    return png_bytes(canvas)
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=r.fill)
+    for t in picture.labels:
+        font = ImageFont.load_default(size=max(6, round(fitted(t, picture) * scale)))
+        draw.text((t.x * scale, t.y * scale), t.text, fill=t.colour, font=font, anchor="lm" if t.start else "mm")
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False)
+    return out.getvalue()
 
 
 def from_pixels(pixels: list[list[Pixel]]) -> Picture:

@@ -240,9 +240,16 @@ def _n(number: int | None) -> str:
     return "-" if number is None else str(number)
 
 
+#: instances a puzzle's panel shows bar by bar; past it, each method's times as a column of points
+PLOT_BARS = 8
+
+
 def plot(rows: list[Row], timeout: float | None) -> bytes:
-    """A bar chart of median total time per method on each instance (log scale); runs that timed out are
-    drawn hatched at the time limit. Returns PNG bytes (the caller writes them atomically)."""
+    """Median total time per method (log scale), one panel per puzzle, two panels a row, so the picture
+    keeps its size whatever the number of instances: up to :data:`PLOT_BARS` instances a panel shows one
+    bar group per instance, more show each method's times as a column of points (one per instance) with
+    its median marked. Runs that timed out are drawn at the time limit (hatched bars, crosses). Returns
+    PNG bytes (the caller writes them atomically)."""
     try:
         import matplotlib
     except ImportError:
@@ -250,31 +257,52 @@ def plot(rows: list[Row], timeout: float | None) -> bytes:
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
-    instances = list(dict.fromkeys((r.puzzle, Path(r.instance).stem) for r in rows))
-    methods = list(dict.fromkeys(r.method for r in rows))
-    width = 0.8 / len(methods)
-    figure, axes = pyplot.subplots(figsize=(max(6.0, 0.6 * len(instances) * len(methods) + 2), 4.5))
-    for m, method in enumerate(methods):
-        xs: list[float] = []
-        heights: list[float] = []
-        hatches: list[str] = []
-        for i, key in enumerate(instances):
-            row = next((r for r in rows if (r.puzzle, Path(r.instance).stem) == key and r.method == method), None)
-            if row is None or (row.total is None and not timeout):
-                continue
-            xs.append(i + m * width)
-            heights.append(row.total if row.total is not None else float(timeout or 0))
-            hatches.append("" if row.total is not None else "//")
-        bars = axes.bar(xs, heights, width, label=method)
-        for bar, hatch in zip(bars, hatches):
-            bar.set_hatch(hatch)
-    axes.set_yscale("log")
-    axes.set_ylabel("median total seconds (hatched: timed out)")
-    axes.set_xticks([i + 0.4 - width / 2 for i in range(len(instances))])
-    axes.set_xticklabels([f"{p}\n{name}" for p, name in instances], rotation=30, ha="right", fontsize=8)
-    axes.legend(fontsize=8)
+    puzzles = list(dict.fromkeys(r.puzzle for r in rows))
+    columns = 1 if len(puzzles) == 1 else 2
+    lines = -(-len(puzzles) // columns)
+    figure, panels = pyplot.subplots(lines, columns, figsize=(6.0 * columns, 3.6 * lines), squeeze=False)
+    for panel, puzzle in zip(panels.flat, puzzles):
+        _plot_panel(panel, [r for r in rows if r.puzzle == puzzle], timeout)
+        panel.set_title(puzzle, fontsize=10)
+    for panel in list(panels.flat)[len(puzzles):]:
+        panel.set_visible(False)
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=110)
     pyplot.close(figure)
     return buffer.getvalue()
+
+
+def _plot_panel(axes: Any, rows: list[Row], timeout: float | None) -> None:
+    """One puzzle's panel (see :func:`plot`)."""
+    instances = list(dict.fromkeys(Path(r.instance).stem for r in rows))
+    methods = list(dict.fromkeys(r.method for r in rows))
+
+    def seconds(row: Row) -> float | None:
+        return row.total if row.total is not None else (float(timeout) if timeout else None)
+
+    if len(instances) <= PLOT_BARS:
+        width = 0.8 / len(methods)
+        for m, method in enumerate(methods):
+            chosen = [(i, r) for i, name in enumerate(instances) for r in rows
+                      if Path(r.instance).stem == name and r.method == method and seconds(r) is not None]
+            bars = axes.bar([i + m * width for i, _ in chosen], [seconds(r) for _, r in chosen], width, label=method)
+            for bar, (_, row) in zip(bars, chosen):
+                bar.set_hatch("" if row.total is not None else "//")
+        axes.set_xticks([i + 0.4 - width / 2 for i in range(len(instances))])
+        axes.set_xticklabels(instances, rotation=20, ha="right", fontsize=7)
+    else:
+        for m, method in enumerate(methods):
+            times = [(r, seconds(r)) for r in rows if r.method == method and seconds(r) is not None]
+            finished = [r.total for r, _ in times if r.total is not None]
+            spread = [m + 0.3 * ((k * 0.618) % 1 - 0.5) for k in range(len(times))]  # spread out, same each run
+            axes.scatter([x for x, (r, _) in zip(spread, times) if r.total is not None], finished, s=10, label=method)
+            axes.scatter([x for x, (r, _) in zip(spread, times) if r.total is None],
+                         [t for r, t in times if r.total is None], marker="x", color="black", s=14)
+            if finished:
+                axes.hlines(sorted(finished)[len(finished) // 2], m - 0.3, m + 0.3, colors="black")
+        axes.set_xticks(range(len(methods)))
+        axes.set_xticklabels([f"{method}\n({len(instances)} instances)" for method in methods], fontsize=7)
+    axes.set_yscale("log")
+    axes.set_ylabel("median seconds (timed out: at the limit)", fontsize=7)
+    axes.legend(fontsize=7)

@@ -25,18 +25,30 @@ def picture(instance: DiceInstance, solution: DiceSolution | Universe) -> Pictur
         raise CheckFailed(f"the DP's wins by turn add up to {totals}, the solution counted {solution.wins}")
     turns = sorted(ended)
     tallest = max(max(won) for won in ended.values())
-    width = len(turns) + 3
-    pic = Picture(width, HEIGHT + 5)
-    base = HEIGHT + 2.5
+    left = 4.0  # room for the value axis and its labels
+    width = max(left + len(turns) + 1, 20.0)
+    pic = Picture(width, HEIGHT + 7)
+    base = HEIGHT + 4.5
+    pic.label(width / 2, 0.7, "Dirac dice: universes won, by the turn on which the game ends", 0.6)
+    for player, x in ((0, width * 0.08), (1, width * 0.55)):  # the legend: a swatch, then its total
+        text = f"player {player + 1}: {solution.wins[player]} universes"
+        pic.rect(x, 1.6, 0.5, 0.5, PLAYERS[player])
+        pic.label(x + 0.8, 1.85, text, 0.4, start=True)
+    for fraction in (0.0, 0.5, 1.0):  # the value axis: its line, ticks and values
+        y = base - HEIGHT * fraction
+        pic.rect(left - 0.35, y - 0.02, 0.3, 0.04, AXIS)
+        pic.label(left - 1.9, y, f"{tallest * fraction:.2g}", 0.4)
+    pic.rect(left - 0.07, base - HEIGHT, 0.05, HEIGHT, AXIS)
     for k, turn in enumerate(turns):
         player = 0 if ended[turn][0] else 1
         height = HEIGHT * ended[turn][player] / tallest
-        pic.rect(2 + k + 0.1, base - height, 0.8, height, PLAYERS[player])
-        pic.label(2 + k + 0.5, base + 0.5, str(turn), 0.4)
-    pic.rect(1.9, base, len(turns) + 0.2, 0.05, AXIS)
-    pic.label(width / 2, base + 1.3, "turn on which the game ends (odd: player 1 moved, even: player 2)", 0.45)
-    pic.label(width / 2, 0.6, f"universes won: player 1 {solution.wins[0]} (blue), player 2 {solution.wins[1]} "
-                              f"(orange); tallest bar {tallest}", 0.45)
+        pic.rect(left + k + 0.1, base - height, 0.8, height, PLAYERS[player])
+        if ended[turn][player]:
+            pic.label(left + k + 0.5, base - height - 0.35, f"{ended[turn][player]:.1e}".replace("e+", "e"), 0.24)
+        pic.label(left + k + 0.5, base + 0.5, str(turn), 0.4)
+    pic.rect(left - 0.1, base, len(turns) + 0.2, 0.05, AXIS)
+    pic.label(left + len(turns) / 2, base + 1.4, "turn on which the game ends (odd: player 1 moved, even: player 2)", 0.4)
+    pic.label(1.0, base - HEIGHT / 2 - 2.2, "universes", 0.4)
     return pic
 
 
