@@ -522,3 +522,30 @@ def test_a_timeout_inside_a_forked_call_stays_a_timeout():
 
     with pytest.raises(SolverTimeout, match="0.43 s"):
         run_forked([_times_out], 10, "pysat:glucose4")
+
+
+def test_long_work_shows_a_status_line_on_a_terminal_only(tmp_path, scratch):
+    """`count --cubes 4` on zhurgut_9x9 ran 61 s without a line (issue 35): on a terminal, the phase and
+    the time, rewritten in place and wiped before any other output; nothing in a pipe or with --json."""
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([EXE, "count", "jig", JIG_10, "--timeout", "3.5"], stdout=subprocess.PIPE, stderr=slave,
+                            env=dict(os.environ, TMPDIR=str(scratch)))
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(30)
+    os.close(master)
+    text = seen.decode()
+    assert proc.returncode == 4 and "\rcount: " in text and " phase, 2 s (Ctrl-C stops)" in text, text
+    assert text.endswith("\r\x1b[Kpuzzlesat: error: " + text.rsplit("puzzlesat: error: ", 1)[1]), text
+    code, _, err, _ = run("count", "jig", JIG_10, "--timeout", "3.5", tmp=scratch)
+    assert code == 4 and "phase," not in err and "\r" not in err

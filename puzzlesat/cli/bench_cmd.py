@@ -28,7 +28,7 @@ from .options import PuzzleName, backend_list, complete_backends, format_seconds
 from .supervised import SupervisedCommand, escaped
 
 
-@click.command("bench", cls=SupervisedCommand, deadline=None, inputs=())
+@click.command("bench", cls=SupervisedCommand, deadline=None, inputs=(), progress=False)
 @click.option("--puzzle", type=PuzzleName(), default=None,
               help="Only this puzzle (default: the five with bundled instances); cnf, wcnf and plug-in puzzles "
                    "need --instances.")

@@ -37,7 +37,7 @@ from .options import (
 from .supervised import SupervisedCommand, escaped
 
 
-@click.command("crosscheck", cls=SupervisedCommand, deadline=None)
+@click.command("crosscheck", cls=SupervisedCommand, deadline=None, progress=False)
 @common(puzzle_argument, instance_input)
 @click.option(
     "--backends", default=None, shell_complete=complete_backends,

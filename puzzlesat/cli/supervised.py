@@ -31,12 +31,14 @@ from ..core.files import preload_stdin
 from ..core.supervisor import (
     Limits,
     announce_said,
+    current_phase,
     format_bytes,
     in_worker,
     limit_message,
     supervise,
 )
 from ..core.timing import Deadline
+from .progress import shown_while
 
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
@@ -49,7 +51,10 @@ def escaped(text: str) -> str:
 
 def fail(message: str) -> None:
     """Print one error line (its control characters and line breaks escaped)."""
-    click.echo(f"puzzlesat: error: {escaped(message).replace(chr(10), ' ')}", err=True)
+    # on a terminal, from the start of a clean line: a worker killed mid status line (progress.py)
+    # leaves it drawn, and the supervisor's message must not run on from it
+    wipe = "\r\x1b[K" if sys.stderr.isatty() else ""
+    click.echo(f"{wipe}puzzlesat: error: {escaped(message).replace(chr(10), ' ')}", err=True)
     announce_said()
 
 
@@ -156,10 +161,11 @@ class SupervisedCommand(click.Command):
     time limit it passes down (the supervisor kills the worker a grace period after the same limit)."""
 
     def __init__(self, *args: Any, deadline: str | None = "timeout", inputs: tuple[str, ...] = ("file",),
-                 **kwargs: Any) -> None:
+                 progress: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.deadline = deadline
         self.inputs = inputs
+        self.progress = progress
         memory = default_memory()
         self.params.append(click.Option(
             ["--max-memory"], type=MemorySize(), default=memory, show_default=format_bytes(memory) if memory else "none",
@@ -173,6 +179,16 @@ class SupervisedCommand(click.Command):
         limits = Limits(seconds, memory)
         if self.deadline:  # made just before the worker starts: it never ends after the supervisor's limit
             ctx.params[self.deadline] = Deadline.after(seconds)
-        code = supervise(lambda: run_reported(lambda: click.Command.invoke(self, ctx)), limits, fail)
+        # a status line on a terminal (progress.py), unless the output is a record printed as it comes
+        status = self.progress and not any(ctx.params.get(name) for name in ("as_json", "jsonl", "list_all"))
+        code = supervise(lambda: run_reported(lambda: self._run(ctx, status)), limits, fail)
         if code:
             raise SystemExit(code)
+
+    def _run(self, ctx: click.Context, status: bool) -> Any:
+        line = shown_while(self.name or "puzzlesat", current_phase) if status else None
+        try:
+            return click.Command.invoke(self, ctx)
+        finally:
+            if line is not None:
+                line.clear()

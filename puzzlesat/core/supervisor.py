@@ -69,6 +69,11 @@ _WORKER: _WorkerState | None = None
 
 # --- the worker's side ---------------------------------------------------------------------------
 
+def current_phase() -> str:
+    """The phase the command is in, as the supervisor knows it ("start" outside a worker)."""
+    return _WORKER.phase if _WORKER is not None else "start"
+
+
 def report_phase(name: str) -> None:
     """Tell the supervisor which phase the command is in (named in a time-limit message)."""
     if _WORKER is not None and _WORKER.phase != name:
