@@ -312,3 +312,29 @@ def test_no_third_party_noise_on_stderr(run_cli, capfd):
         code, _, err = run_cli("solve", "aquarium", small, "--backend", backend.name)
         noise = capfd.readouterr().err
         assert code == 0 and not err and not noise, (backend.name, err, noise)
+
+
+def test_quiet_and_verbose_on_every_command(run_cli):
+    """-q prints the answers only, -v adds the phases as they start (issue 35)."""
+    import click
+
+    from puzzlesat.cli import COMMANDS, main
+
+    for name in COMMANDS:
+        command = main.get_command(None, name)  # type: ignore[arg-type]
+        commands = list(command.commands.values()) if isinstance(command, click.Group) else [command]
+        for each in commands:
+            flags = {flag for param in each.params for flag in getattr(param, "opts", [])}
+            assert {"-q", "--quiet", "-v", "--verbose"} <= flags, (name, each.name)
+    small = str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")
+    code, out, _ = run_cli("solve", "aquarium", small, "-q")
+    assert code == 0 and out.splitlines()[-1] == "unique: yes (solver: no second solution, UNSAT)"
+    assert "times:" not in out and "checked:" not in out and "SAT with" not in out
+    code, out, _ = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "-q")
+    assert (code, out) == (0, "solutions: 8\nup_to_rotation: 2\n")
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    loud = subprocess.run([exe, "solve", "aquarium", small, "-v"], capture_output=True, text=True)
+    assert loud.returncode == 0 and [line.split("] ")[1] for line in loud.stderr.splitlines()][:3] == ["parse", "encode", "solve"]
+    code, _, err = run_cli("solve", "aquarium", small, "-q", "-v")
+    assert code == 2 and "exclude each other" in err
+

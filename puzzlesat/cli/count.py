@@ -32,6 +32,7 @@ from .options import (
     timeout_option,
 )
 from .supervised import SupervisedCommand
+from .verbosity import QUIET, level, note
 
 
 @click.command("count", cls=SupervisedCommand)
@@ -101,8 +102,8 @@ def command(
     for number, solution in enumerate(report.solutions, 1):
         click.echo(f"-- solution {number}\n{solution.render()}")
     for label, value in report.answers.items():
-        click.echo(f"{label}: {_how(report, label, value, limit)}")
-    click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
+        click.echo(f"{label}: {_how(report, label, value, limit)}" if level() > QUIET else f"{label}: {value}")
+    note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
 
 
 def _how(report: Report, label: str, value: int, limit: int | None) -> str:

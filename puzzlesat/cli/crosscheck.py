@@ -35,6 +35,7 @@ from .options import (
     reading,
 )
 from .supervised import SupervisedCommand, escaped
+from .verbosity import note
 
 
 @click.command("crosscheck", cls=SupervisedCommand, deadline=None, progress=False)
@@ -99,8 +100,8 @@ def command(
     rows: list[Row] = []
     width = max(len(m.label) for m in methods)
     if not as_json:
-        click.echo(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
-        click.echo(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
+        note(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
+        note(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
     engine = None
     if executor is not None:
         from ..pipeline.executors import executor_for
@@ -109,7 +110,7 @@ def command(
     for row in run_methods(methods, timeout, budget, engine):
         rows.append(row)
         if not as_json:
-            click.echo(escaped(_line(row, width)).replace("\n", " "))  # a row's reason may quote the input
+            note(escaped(_line(row, width)).replace("\n", " "))  # a row's reason may quote the input
     culprits = [row for row in rows if not row.agrees and row.status not in NO_ANSWER]
     timeouts = [row for row in rows if row.status in NO_ANSWER]
     if as_json:

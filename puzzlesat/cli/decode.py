@@ -34,6 +34,7 @@ from .options import (
     write_pictures,
 )
 from .supervised import SupervisedCommand
+from .verbosity import note
 
 
 def mapped_encoding(spec: Puzzle[Any, Any, Any], file: str, map_path: str, watch: Stopwatch,
@@ -195,7 +196,7 @@ def command(
                                                    else "") + ")")
         if answer.status == Status.OPTIMAL:
             click.echo("optimal: the solver says so (OPTIMUM FOUND); not proven here")
-        click.echo("checked: yes (independent checker)")
+        note("checked: yes (independent checker)")
     else:
         click.echo(f"the solver says {answer.status.value}")
     if not found:

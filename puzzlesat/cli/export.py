@@ -28,6 +28,7 @@ from .options import (
     timeout_option,
 )
 from .supervised import SupervisedCommand
+from .verbosity import note
 
 #: export formats -> the formula kind they carry
 FORMATS = {"dimacs": "cnf", "wcnf": "cnf", "wcnf-old": "cnf", "mcc": "cnf", "smt2": "smt"}
@@ -130,4 +131,4 @@ def command(
         write_text_atomic(output, exported)
     if output != "-":
         sizes = ", ".join(f"{v} {k}" for k, v in encoding.size().items())
-        click.echo(f"wrote {output} ({fmt}: {sizes})", err=True)
+        note(f"wrote {output} ({fmt}: {sizes})", err=True)

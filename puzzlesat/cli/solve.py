@@ -37,6 +37,7 @@ from .options import (
     write_pictures,
 )
 from .supervised import SupervisedCommand, fail
+from .verbosity import QUIET, level, note
 
 
 def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: Any, watch: Stopwatch) -> int:
@@ -135,9 +136,9 @@ def command(
     else:
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
         unsat_note = f" ({certified_note(report, 'unsat')[2:]})" if report.status == Status.UNSAT and report.certificates else ""
-        click.echo(f"{puzzle} {file}: {report.status.value} with {report.backend} ({report.encoding}: {sizes}){unsat_note}")
+        note(f"{puzzle} {file}: {report.status.value} with {report.backend} ({report.encoding}: {sizes}){unsat_note}")
         if any(name != report.backend for name in report.solved_by):
-            click.echo("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
+            note("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
         if report.solution is not None:
             shown = {"steps": True} if steps else {}
             colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
@@ -145,7 +146,7 @@ def command(
             extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique", "optimal")}
             for key, value in extra.items():
                 click.echo(f"{key}: {value}")
-            click.echo("checked: yes (independent checker)")
+            note("checked: yes (independent checker)")
             if report.answers.get("optimal"):
                 click.echo("optimal: yes (proven by the solver: nothing cheaper exists"
                            f"{certified_note(report, 'optimal')})")
@@ -159,6 +160,8 @@ def command(
                         None: "unknown (second search gave no answer)",
                     }[unique]
                 )
-        click.echo("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
+        note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
+        if report.status != Status.SAT and level() == QUIET:  # the answer, when there is no solution
+            click.echo(report.status.value)
     if report.status != Status.SAT:
         raise SystemExit(1)

@@ -32,6 +32,7 @@ from ..core.supervisor import (
     Limits,
     announce_said,
     current_phase,
+    follow_phases,
     format_bytes,
     in_worker,
     limit_message,
@@ -39,6 +40,7 @@ from ..core.supervisor import (
 )
 from ..core.timing import Deadline
 from .progress import shown_while
+from .verbosity import NORMAL, VERBOSE, add_options, phase_printer, take
 
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
@@ -170,9 +172,11 @@ class SupervisedCommand(click.Command):
         self.params.append(click.Option(
             ["--max-memory"], type=MemorySize(), default=memory, show_default=format_bytes(memory) if memory else "none",
             help="Memory cap of the command (address space of each of its processes), e.g. 2G; 'none': no cap."))
+        add_options(self)
 
     def invoke(self, ctx: click.Context) -> Any:
         memory = ctx.params.pop("max_memory")
+        verbosity = take(ctx)
         seconds = ctx.params.get(self.deadline) if self.deadline else None
         if any(ctx.params.get(name) == "-" for name in self.inputs):
             preload_stdin()
@@ -180,12 +184,15 @@ class SupervisedCommand(click.Command):
         if self.deadline:  # made just before the worker starts: it never ends after the supervisor's limit
             ctx.params[self.deadline] = Deadline.after(seconds)
         # a status line on a terminal (progress.py), unless the output is a record printed as it comes
-        status = self.progress and not any(ctx.params.get(name) for name in ("as_json", "jsonl", "list_all"))
-        code = supervise(lambda: run_reported(lambda: self._run(ctx, status)), limits, fail)
+        status = (self.progress and verbosity == NORMAL
+                  and not any(ctx.params.get(name) for name in ("as_json", "jsonl", "list_all")))
+        code = supervise(lambda: run_reported(lambda: self._run(ctx, status, verbosity == VERBOSE)), limits, fail)
         if code:
             raise SystemExit(code)
 
-    def _run(self, ctx: click.Context, status: bool) -> Any:
+    def _run(self, ctx: click.Context, status: bool, verbose: bool) -> Any:
+        if verbose:
+            follow_phases(phase_printer())
         line = shown_while(self.name or "puzzlesat", current_phase) if status else None
         try:
             return click.Command.invoke(self, ctx)

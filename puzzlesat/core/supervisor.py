@@ -62,6 +62,8 @@ class _WorkerState:
     channel: int
     limits: Limits
     phase: str = "start"
+    #: told each new phase (``--verbose`` prints them as they start)
+    on_phase: Callable[[str], None] | None = None
 
 
 _WORKER: _WorkerState | None = None
@@ -79,6 +81,14 @@ def report_phase(name: str) -> None:
     if _WORKER is not None and _WORKER.phase != name:
         _WORKER.phase = name
         _send("phase", name)
+        if _WORKER.on_phase is not None:
+            _WORKER.on_phase(name)
+
+
+def follow_phases(callback: Callable[[str], None]) -> None:
+    """Have ``callback`` told each phase the worker enters (nothing outside a worker)."""
+    if _WORKER is not None:
+        _WORKER.on_phase = callback
 
 
 def announce_temp(path: str) -> None:
