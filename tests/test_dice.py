@@ -194,3 +194,19 @@ def test_split_needs_an_exact_counter(run_cli):
     assert code != 0 and "only the count encoding's models are universes" in err
     code, _, err = run_cli("solve", "dice", str(AOC / "example.txt"), "--encoding", "smt")
     assert code != 0 and "part 1 always uses the smt unrolling" in err
+
+
+@pytest.mark.parametrize("executor", [None, "local:2"])
+def test_enumeration_too_big_is_skipped_wherever_the_methods_run(run_cli, executor):
+    """The reference's row told the enumeration method, through a closure, how many universes there are:
+    once every method ran in a child of its own (issue 34) it no longer could, and enumerated until its
+    limit. The enumeration method asks the DP itself."""
+    import json
+
+    example = str(INSTANCES / "aoc" / "2021-21" / "example.txt")
+    args = ["crosscheck", "dice", example, "--target", "10", "--backends", "pysat:glucose4,frontier", "--json"]
+    code, out, err = run_cli(*args, *(["--executor", executor] if executor else []))
+    rows = {row["method"]: row for row in json.loads(out)["rows"]}
+    assert code == 0, err
+    assert rows["pysat:glucose4 (enumeration, rules)"]["status"] == "SKIPPED"
+    assert "31630691 universes: too many to enumerate" in rows["pysat:glucose4 (enumeration, rules)"]["error"]

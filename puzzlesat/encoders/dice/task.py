@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...backends import get_backend
 from ...backends.base import Capability
-from ...backends.forking import call_with_timeout, forked
+from ...backends.forking import forked
 from ...core.errors import CheckFailed, PuzzlesatError
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle, Solution
@@ -193,23 +193,18 @@ ENUMERATION_LIMIT = 200_000
 def plan_universes(request: Request, instance: Any, backends: list[str], task: CountUniverses) -> list[Method]:
     """Dice: the reference DP, then part 1 and both universe counts from every counting backend (exact
     counter on both counting encodings, Z3 recurrence, enumeration while the number of universes is
-    small enough: the reference's count, when it answers within the limit, decides that)."""
+    small enough). Whether enumeration can finish is the DP's count, asked by the enumeration method
+    itself (milliseconds): each method runs in a process of its own, so it cannot read what the
+    reference's row found, and it must not depend on the order the methods run in."""
     from ...pipeline.crosscheck import Method
-    from ...pipeline.plans import family, solved
+    from ...pipeline.plans import family, reference_method, solved
 
     puzzle = request.puzzle
-    universes: list[int] = []
-
-    def remember(limit: float | None) -> Outcome:
-        outcome = call_with_timeout(lambda: task.reference(request, instance), limit, "reference")
-        if outcome[1]:
-            universes.append(sum(outcome[1]["wins"]))
-        return outcome
 
     def on(name: str, kind: str | None = None) -> Request:
         return puzzle.task.request(puzzle, name, kind, request.options, UNLIMITED, None)
 
-    methods = [Method("reference", "reference", remember)]
+    methods = [reference_method(lambda: task.reference(request, instance))]
     shared = family(puzzle, "count")
     for name in backends:
         backend = get_backend(name)
@@ -223,8 +218,10 @@ def plan_universes(request: Request, instance: Any, backends: list[str], task: C
                                   solved(task.solve, on(name), instance, "exact")))
         else:
             def enumerate_universes(limit: float | None, name: str = name) -> Outcome:
-                if universes and universes[0] > ENUMERATION_LIMIT:
-                    return "SKIPPED", None, f"{universes[0]} universes: too many to enumerate"
+                _, answers, _ = task.reference(request, instance)
+                universes = sum(answers["wins"]) if answers else 0
+                if universes > ENUMERATION_LIMIT:
+                    return "SKIPPED", None, f"{universes} universes: too many to enumerate"
                 return solved(task.solve, on(name), instance, "exact")(limit)
             methods.append(Method(f"{backend.name} (enumeration, {shared})", shared, enumerate_universes))
     return methods
