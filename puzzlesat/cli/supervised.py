@@ -39,7 +39,6 @@ from ..core.supervisor import (
     supervise,
 )
 from ..core.timing import Deadline
-from .progress import shown_while
 from .verbosity import NORMAL, VERBOSE, add_options, phase_printer, take
 
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
@@ -193,7 +192,11 @@ class SupervisedCommand(click.Command):
     def _run(self, ctx: click.Context, status: bool, verbose: bool) -> Any:
         if verbose:
             follow_phases(phase_printer())
-        line = shown_while(self.name or "puzzlesat", current_phase) if status else None
+        line = None
+        if status:
+            from .progress import shown_while  # here: a command in a pipe pays nothing for it
+
+            line = shown_while(self.name or "puzzlesat", current_phase)
         try:
             return click.Command.invoke(self, ctx)
         finally:

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import stat
 import sys
@@ -166,6 +165,8 @@ def publish(outputs: list[tuple[str, bytes]]) -> None:
 def _locked(directories: list[str]) -> Iterator[None]:
     """Hold ``flock`` on each directory (in sorted order: two publishers cannot wait on each other).
     Nothing is created for it, so no lock file is left beside the outputs."""
+    import fcntl  # here: only a command that publishes files together pays for it
+
     handles: list[int] = []
     try:
         for directory in directories:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
@@ -36,8 +37,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Outcome(Generic[T]):
-    """How one task ended: ``status`` OK (with ``value``), TIMEOUT or ERROR (with ``error``), after
-    ``seconds`` of wall time where it ran."""
+    """How one task ended: ``status`` OK (with ``value``), TIMEOUT, MEMOUT (its process died of memory)
+    or ERROR (with ``error``), after ``seconds`` of wall time where it ran."""
 
     status: str
     value: T | None = None
@@ -92,6 +93,9 @@ def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> No
         silent = os.open(os.devnull, os.O_WRONLY)
         os.dup2(silent, 2)
         os.close(silent)
+        # Python's own stream too ("Exception ignored in: <generator ...>" as a dying child collects):
+        # in a command's worker it writes to a copy of the terminal's descriptor, not to 2
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (open for the child's whole life)
     try:
         target(conn)
     except MemoryError:
@@ -143,11 +147,14 @@ class _Worker(Child):
 
 
 def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None,
-             skip: Callable[[int], bool] = lambda number: False, fresh: bool = False) -> Iterator[tuple[int, Outcome[T]]]:
+             skip: Callable[[int], bool] = lambda number: False, fresh: bool = False,
+             until: float | None = None) -> Generator[tuple[int, Outcome[T]], None, None]:
     """Run every task in forked workers, at most ``workers`` at a time, each task killed past ``limit``
-    seconds; yield (task number, outcome) as each ends. ``skip(number)``, asked when a task's turn
-    comes, leaves it out (no outcome: the caller knows why, e.g. a method's earlier repeat timed out).
-    With ``fresh``, every task runs in a worker of its own."""
+    seconds, and any still running at ``until`` (a ``time.perf_counter()`` instant: a budget's end);
+    yield (task number, outcome) as each ends. ``skip(number)``, asked when a task's turn comes, leaves
+    it out (no outcome: the caller knows why, e.g. a method's earlier repeat timed out, or the budget is
+    spent). With ``fresh``, every task runs in a worker of its own. A task whose worker dies of memory
+    (see :func:`died_of_memory`) is a MEMOUT outcome."""
     from multiprocessing.connection import wait
 
     queue = list(range(len(tasks)))
@@ -165,7 +172,7 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
             if not busy:
                 continue
             now = time.perf_counter()
-            waits = [w.start + limit - now for w in busy.values()] if limit is not None else []
+            waits = [_cut(w, limit, until) - now for w in busy.values() if _cut(w, limit, until) != float("inf")]
             for conn in wait(list(busy), max(0.0, min(waits)) if waits else None):
                 worker = busy.pop(conn)
                 done = worker.number
@@ -174,7 +181,9 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
                     outcome: Outcome[T] = worker.conn.recv()
                 except (EOFError, OSError):
                     worker.process.join()
-                    outcome = Outcome("ERROR", error=f"the task: {death_message(worker.process.exitcode)}")
+                    died = worker.process.exitcode
+                    outcome = Outcome("MEMOUT" if died_of_memory(died) else "ERROR",
+                                      error=f"the task: {death_message(died)}")
                     worker.stop()
                 else:
                     if fresh:
@@ -184,15 +193,21 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
                 yield done, Outcome(outcome.status, outcome.value, outcome.error, time.perf_counter() - worker.start)
             now = time.perf_counter()
             for conn, worker in list(busy.items()):
-                if limit is not None and now - worker.start >= limit:
+                if now >= _cut(worker, limit, until):
                     del busy[conn]
                     worker.stop()
                     assert worker.number is not None, "a busy worker runs a task"
-                    yield worker.number, Outcome("TIMEOUT", error=f"no answer within the time limit of {limit:g} s",
+                    given = min(limit if limit is not None else float("inf"), (until or float("inf")) - worker.start)
+                    yield worker.number, Outcome("TIMEOUT", error=f"no answer within the time limit of {given:g} s",
                                                  seconds=now - worker.start)
     finally:
         for worker in idle + list(busy.values()):
             worker.stop()
+
+
+def _cut(worker: _Worker, limit: float | None, until: float | None) -> float:
+    """When the task ``worker`` runs is killed (``inf``: never)."""
+    return min(worker.start + limit if limit is not None else float("inf"), until if until is not None else float("inf"))
 
 
 def _serve(conn: Any, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
