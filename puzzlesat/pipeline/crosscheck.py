@@ -120,17 +120,12 @@ def _rows_here(methods: list[Method], limit: float | None, budget: float | None)
 def contained(method: Method, limit: float | None) -> Outcome:
     """Run one method in a forked child killed at its limit, so that all of its work (reading options,
     encoding, pruning, a reference's search, not only its solver calls) stays within the limit, and a
-    method that runs out of memory ends as its own ERROR row, not the cross-check's end."""
+    method that runs out of memory ends as its own MEMOUT row, not the executor's task."""
     from ..backends.forking import call_with_timeout
 
-    try:
+    def forked(limit: float | None) -> Outcome:
         return call_with_timeout(partial(outcome_of, method, limit), limit, method.label)
-    except SolverTimeout as exc:
-        return "TIMEOUT", None, str(exc)
-    except OutOfMemory as exc:
-        return "MEMOUT", None, str(exc)
-    except PuzzlesatError as exc:
-        return "ERROR", None, str(exc)
+    return outcome_of(Method(method.label, method.family, forked), limit)
 
 
 def outcome_of(method: Method, limit: float | None) -> Outcome:
