@@ -120,8 +120,9 @@ def one_run(seed: int) -> list[str]:
         where = f"seed {seed}: {' '.join(args)[:120]}"
         if [pid for pid in tree if alive(pid)]:
             problems.append(f"process left: {where}")
-        if list(tmp.iterdir()) or list(work.rglob(".puzzlesat-*")):
-            problems.append(f"temporary file left: {where}")
+        left = [str(p.relative_to(work)) for p in [*tmp.rglob("*"), *work.rglob(".puzzlesat-*")]]
+        if left:
+            problems.append(f"temporary file left: {where}: {' '.join(left)[:200]}")
         # killed by the signal itself: only before the interpreter ran the entry point's first line
         # (nothing started, nothing printed), the shell's 128 + N
         # (a SIGINT there is Python's KeyboardInterrupt, with a traceback through the launcher's import, or

@@ -197,10 +197,12 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
     scratch: str | None = None
     watch: _Watch | None = None
     try:
+        # signals wait while the scratch directory is made and the worker forked, so that none falls
+        # between the directory's creation and its name being kept (it would be left behind), or between
+        # the fork and the watch
+        signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
         scratch = tempfile.mkdtemp(prefix="puzzlesat-")
         read_end, write_end = os.pipe()
-        # signals wait while the worker is forked, so that none falls between the fork and the watch
-        signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
         supervisor = os.getpid()
         pid = os.fork()
         if pid == 0:
