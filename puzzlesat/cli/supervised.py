@@ -55,8 +55,8 @@ def fail(message: str) -> None:
     # on a terminal, from the start of a clean line: a worker killed mid status line (progress.py)
     # leaves it drawn, and the supervisor's message must not run on from it
     wipe = "\r\x1b[K" if sys.stderr.isatty() else ""
+    announce_said()  # first: a signal from now on lets the worker end with this line, adding none
     click.echo(f"{wipe}puzzlesat: error: {escaped(message).replace(chr(10), ' ')}", err=True)
-    announce_said()
 
 
 def fail_usage(exc: click.ClickException) -> int:

@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import EXIT_INTERNAL, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
 from .processes import die_with_parent, kill_group
@@ -218,21 +219,34 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
         return watch.until_done(limits, fail)
     except _Signalled as signalled:
         number = signal.Signals(signalled.number)
+        if watch is not None and watch.code is not None:  # the command had ended: its own end stands
+            return watch.code
         if watch is not None:  # what the worker sent before the signal cut the wait short
             watch._read()
-        if watch is None or not watch.said:  # the worker's own line is out already: no second one
+            if watch.said:  # its one line is (being) written: let it end, and say nothing more
+                watch.let_end(GRACE)
+        if watch is None or not watch.said:
             fail(f"{ENDING_SIGNALS[number]} ({number.name}) in the {watch.phase if watch else 'start'} phase")
         return 128 + signalled.number
     finally:
-        for number in ENDING_SIGNALS:  # a second signal must not cut the clean-up short
-            signal.signal(number, signal.SIG_IGN)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
-        if watch is not None:
-            watch.end()
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        try:
+            _clean_up(watch, scratch, previous)
+        except _Signalled:  # a signal arrived as the clean-up began, before it could ignore signals
+            _clean_up(watch, scratch, previous)
+
+
+def _clean_up(watch: _Watch | None, scratch: str | None, previous: dict[signal.Signals, Any]) -> None:
+    """Kill and reap the worker's group, remove the scratch directory, put the handlers back: first of
+    all ignoring further signals, so that a second one cannot cut it short (safe to run twice)."""
+    for number in ENDING_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
+    if watch is not None:
+        watch.end()
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for number, handler in previous.items():
+        signal.signal(number, handler)
 
 
 def _real_streams() -> bool:
@@ -254,10 +268,23 @@ class _Watch:
         self.temps: list[str] = []
         self.said = False
         self.status: int | None = None
+        self.code: int | None = None
         self.pending = b""
         self.pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
 
     def until_done(self, limits: Limits, fail: Callable[[str], None]) -> int:
+        """The command's exit code, once the worker has ended (or been ended at the limit); kept in
+        :attr:`code`, so that a signal arriving after it is known changes nothing."""
+        self.code = self._exit_code(limits, fail)
+        return self.code
+
+    def let_end(self, seconds: float) -> None:
+        """Give a worker that is ending (its last line said) up to ``seconds`` to exit by itself."""
+        end = time.monotonic() + seconds
+        while not self._reaped() and time.monotonic() < end:
+            time.sleep(0.01)
+
+    def _exit_code(self, limits: Limits, fail: Callable[[str], None]) -> int:
         end = None if limits.seconds is None else time.monotonic() + limits.seconds + GRACE
         while not self._reaped():
             left = None if end is None else end - time.monotonic()
