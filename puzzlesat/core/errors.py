@@ -16,6 +16,9 @@ EXIT_DISK_FULL = 6
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 EXIT_TERMINATED = 143
+#: between processes of ours only: "out of memory, and nothing said" (making a message could run out
+#: again); the process above says it in one line (the supervisor for its worker, a parent for its child)
+EXIT_MEMORY_UNSAID = 105
 
 
 class PuzzlesatError(Exception):

@@ -28,6 +28,14 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
+def silence_descriptor_2() -> None:
+    """Point file descriptor 2, where native code writes (libstdc++'s "terminate called after throwing an
+    instance of 'std::bad_alloc'"), at /dev/null: those lines would come beside the command's own."""
+    silent = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(silent, 2)
+    os.close(silent)
+
+
 def kill_group(pgid: int) -> None:
     """SIGKILL every process left in the group ``pgid`` (nothing when it is empty)."""
     try:

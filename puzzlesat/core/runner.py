@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from .errors import PuzzlesatError, SolverTimeout
-from .processes import die_with_parent
+from .errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
+from .processes import die_with_parent, silence_descriptor_2
+from .supervisor import memory_message
 
 T = TypeVar("T")
 
@@ -76,10 +77,6 @@ class Child:
         self.conn.close()
 
 
-#: a child's exit code for "out of memory": it ends without a word and its parent says it
-CHILD_OUT_OF_MEMORY = 105
-
-
 def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> None:
     """A child reports through its pipe only. Its stderr goes nowhere (unless PUZZLESAT_DEBUG is set): what
     a native runtime prints as it dies (libstdc++'s "terminate called after throwing an instance of
@@ -90,16 +87,14 @@ def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> No
     if own_group:
         os.setpgid(0, 0)
     if not os.environ.get("PUZZLESAT_DEBUG"):
-        silent = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(silent, 2)
-        os.close(silent)
+        silence_descriptor_2()
         # Python's own stream too ("Exception ignored in: <generator ...>" as a dying child collects):
         # in a command's worker it writes to a copy of the terminal's descriptor, not to 2
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (open for the child's whole life)
     try:
         target(conn)
     except MemoryError:
-        os._exit(CHILD_OUT_OF_MEMORY)
+        os._exit(EXIT_MEMORY_UNSAID)
     except BaseException:  # noqa: BLE001  (its report could not be sent: the parent reports the death)
         os._exit(1)
 
@@ -117,7 +112,7 @@ def died_of_memory(exitcode: int | None) -> bool:
     allocation that aborted (SIGABRT), the kernel's OOM killer (SIGKILL, as far as one can tell), or,
     under a memory cap, a crash (SIGSEGV: native code that did not check a failed allocation, seen in
     the reference of a 20x20 jig under --max-memory 350M)."""
-    return exitcode in (CHILD_OUT_OF_MEMORY, -signal.SIGABRT, -signal.SIGKILL) or (
+    return exitcode in (EXIT_MEMORY_UNSAID, -signal.SIGABRT, -signal.SIGKILL) or (
         exitcode == -signal.SIGSEGV and _memory_cap() is not None)
 
 
@@ -125,11 +120,10 @@ def death_message(exitcode: int | None) -> str:
     """Why a child died, as its parent says it (see :func:`died_of_memory`), or its exit code."""
     if not died_of_memory(exitcode):
         return f"its process died (exit code {exitcode})"
-    cap = _memory_cap()
-    limit = f" (--max-memory {cap >> 20}M: raise it, or try a smaller instance)" if cap is not None else ""
-    if exitcode in (CHILD_OUT_OF_MEMORY, -signal.SIGABRT):
-        return f"out of memory{limit}"
-    return f"killed ({signal.Signals(-(exitcode or 0)).name}): out of memory?{limit}"
+    said = memory_message(None, _memory_cap())
+    if exitcode in (EXIT_MEMORY_UNSAID, -signal.SIGABRT):
+        return said
+    return f"killed ({signal.Signals(-(exitcode or 0)).name}): {said.replace('out of memory', 'out of memory?', 1)}"
 
 
 class _Worker(Child):
@@ -197,7 +191,7 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
                     del busy[conn]
                     worker.stop()
                     assert worker.number is not None, "a busy worker runs a task"
-                    given = min(limit if limit is not None else float("inf"), (until or float("inf")) - worker.start)
+                    given = _cut(worker, limit, until) - worker.start
                     yield worker.number, Outcome("TIMEOUT", error=f"no answer within the time limit of {given:g} s",
                                                  seconds=now - worker.start)
     finally:

@@ -33,18 +33,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import EXIT_INTERNAL, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
-from .processes import die_with_parent, kill_group
+from .errors import EXIT_INTERNAL, EXIT_MEMORY_UNSAID, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
+from .processes import die_with_parent, kill_group, silence_descriptor_2
 from .signals import ENDING_SIGNALS
 
 #: the supervisor kills a worker this long after the deadline it was given, which is the worker's own
 #: time to stop its solver calls and report (the start of the process and this grace stay within the "limit + 1 s" the
 #: README promises)
 GRACE = 0.5
-#: the worker's exit code for "out of memory, nothing said": between the worker and its supervisor only
-#: (the user sees EXIT_OUT_OF_MEMORY). A worker out of memory may fail to make even its one line of
-#: message, so it says nothing and the supervisor, which is not capped, says it with the phase it knows.
-_OUT_OF_MEMORY_UNSAID = 105
 
 
 @dataclass(frozen=True)
@@ -115,12 +111,13 @@ def limit_message(backend: str, fallback: str) -> str:
     return f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
 
 
-def memory_message(phase: str, memory: int | None) -> str:
-    """Memory exhaustion as the user sees it: the phase it happened in and the cap they can raise."""
+def memory_message(phase: str | None, memory: int | None) -> str:
+    """Memory exhaustion as the user sees it: the phase it happened in (when known) and the cap they
+    can raise (when there is one)."""
+    where = f" in the {phase} phase" if phase else ""
     if memory is None:
-        return "out of memory"
-    return (f"out of memory in the {phase} phase "
-            f"(--max-memory {format_bytes(memory)}: raise it, or try a smaller instance)")
+        return f"out of memory{where}"
+    return f"out of memory{where} (--max-memory {format_bytes(memory)}: raise it, or try a smaller instance)"
 
 
 def in_worker() -> bool:
@@ -154,8 +151,8 @@ def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: 
         if not os.environ.get("PUZZLESAT_DEBUG"):
             _quiet_native_stderr()
         code = run()
-    except MemoryError:  # nothing is made here: the supervisor says it (see _OUT_OF_MEMORY_UNSAID)
-        code = _OUT_OF_MEMORY_UNSAID
+    except MemoryError:  # nothing is made here: the supervisor, which is not capped, says it
+        code = EXIT_MEMORY_UNSAID
     finally:
         os._exit(code)
 
@@ -167,9 +164,7 @@ def _quiet_native_stderr() -> None:
     cap, lines that would come before ours. Outside tools keep theirs: they are run with their stderr
     captured. PUZZLESAT_DEBUG=1 leaves descriptor 2 as it was."""
     kept = os.dup(2)
-    silent = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(silent, 2)
-    os.close(silent)
+    silence_descriptor_2()
     sys.stderr = os.fdopen(kept, "w", buffering=1, encoding=sys.stderr.encoding, errors=sys.stderr.errors)
 
 
@@ -294,7 +289,7 @@ class _Watch:
             self._wait(left)
         self._read()
         code = os.waitstatus_to_exitcode(self.status or 0)
-        if code == _OUT_OF_MEMORY_UNSAID:
+        if code == EXIT_MEMORY_UNSAID:
             fail(memory_message(self.phase, limits.memory))
             return EXIT_OUT_OF_MEMORY
         if code >= 0:
