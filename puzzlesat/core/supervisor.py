@@ -284,7 +284,9 @@ class _Watch:
         while not self._reaped():
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
-                fail(f"time limit of {limits.seconds:g} s ({limits.option}) reached in the {self.phase} phase")
+                self._read()
+                if not self.said:  # a worker that said its own line (its timeout, seen first) gets no second one
+                    fail(f"time limit of {limits.seconds:g} s ({limits.option}) reached in the {self.phase} phase")
                 return EXIT_TIMEOUT
             self._wait(left)
         self._read()
