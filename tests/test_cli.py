@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -337,4 +338,22 @@ def test_quiet_and_verbose_on_every_command(run_cli):
     assert loud.returncode == 0 and [line.split("] ")[1] for line in loud.stderr.splitlines()][:3] == ["parse", "encode", "solve"]
     code, _, err = run_cli("solve", "aquarium", small, "-q", "-v")
     assert code == 2 and "exclude each other" in err
+
+
+@pytest.mark.parametrize("args", [("solve", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt"),
+                                  ("count", "jig", "instances/jig/matt5x5.jig"),
+                                  ("count", "jig", "instances/jig/matt5x5.jig", "--timeout", "60")])
+def test_verbose_says_what_the_solver_did(args):
+    """-v ends each solver session with its calls and statistics (conflicts, decisions, propagations),
+    also when the counts ran in forked children (side by side) or under a time limit (a forked stream);
+    Kissat, whose statistics PySAT does not expose, says nothing rather than zeros (issue 35)."""
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    loud = subprocess.run([exe, *args, "-v"], capture_output=True, text=True, cwd=INSTANCES.parent)
+    said = [line.split("] ", 1)[1] for line in loud.stderr.splitlines() if "solver call" in line]
+    assert loud.returncode == 0 and len(said) == (1 if args[0] == "solve" else 2), loud.stderr
+    for line in said:
+        said_calls = re.fullmatch(r"pysat:\w+: ([\d,]+) solver calls?, .*[\d,]+ conflicts, .*[\d,]+ propagations", line)
+        assert said_calls and int(said_calls[1]) >= 2  # a solution and the UNSAT that proves it unique or ends a count
+    kissat = subprocess.run([exe, *args, "-v", "-b", "kissat"], capture_output=True, text=True, cwd=INSTANCES.parent)
+    assert kissat.returncode == 0 and "solver call" not in kissat.stderr
 

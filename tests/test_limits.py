@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -549,3 +550,31 @@ def test_long_work_shows_a_status_line_on_a_terminal_only(tmp_path, scratch):
     assert text.endswith("\r\x1b[Kpuzzlesat: error: " + text.rsplit("puzzlesat: error: ", 1)[1]), text
     code, _, err, _ = run("count", "jig", JIG_10, "--timeout", "3.5", tmp=scratch)
     assert code == 4 and "phase," not in err and "\r" not in err
+
+
+def test_the_status_line_counts_what_is_found(tmp_path, scratch):
+    """A count by enumeration says how many solutions each of its side-by-side searches has found
+    (issue 35): a 5x5 jig of one tab type has far too many to count in 3.5 s."""
+    import pty
+
+    from puzzlesat.encoders.jig.generate import generate
+
+    (tmp_path / "one-type.jig").write_text(generate(5, 5, 1, 1))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([EXE, "count", "jig", str(tmp_path / "one-type.jig"), "--timeout", "3.5"],
+                            stdout=subprocess.PIPE, stderr=slave, env=dict(os.environ, TMPDIR=str(scratch)))
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(30)
+    os.close(master)
+    line = seen.decode().split("\r")[1]
+    assert proc.returncode == 4 and re.match(r"count: solve phase, [\d,]+ solutions so far, [\d,]+ up_to_rotation so far, "
+                                             r"2 s \(Ctrl-C stops\)", line), seen

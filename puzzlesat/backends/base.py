@@ -12,13 +12,16 @@ names resolve through :func:`puzzlesat.backends.get_backend` (:mod:`.registry`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Generator
+from dataclasses import dataclass, field
 from enum import Enum
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
+from ..core.supervisor import report_detail
 from ..core.timing import Deadline
 from ..proofs.certificate import Certificate, certify
 
@@ -59,6 +62,25 @@ def capabilities_of(backend: Backend) -> frozenset[Capability]:
 _PROBED: dict[str, str | None] = {}
 
 
+@dataclass
+class SolverStatistics:
+    """What a session's solver calls did: how many answered, and the solver's counters summed
+    (conflicts, decisions, propagations, restarts: :attr:`Result.stats`)."""
+
+    backend: str
+    calls: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+
+
+def report_statistics(statistics: SolverStatistics | None) -> None:
+    """Tell ``--verbose`` what the solver did, where it said (a line, in the process that runs the
+    command: a forked child's statistics travel back to it, in a :class:`~puzzlesat.pipeline.steps.Tally`)."""
+    if statistics is not None and statistics.counts:
+        calls = statistics.calls
+        counts = ", ".join(f"{value:,} {name}" for name, value in statistics.counts.items())
+        report_detail(f"{statistics.backend}: {calls:,} solver call{'s' * (calls != 1)}, {counts}")
+
+
 class Session(ABC):
     """One encoding loaded into one solver."""
 
@@ -68,6 +90,8 @@ class Session(ABC):
         #: the clauses added since it was opened (blocking clauses, bounds): an UNSAT answer's proof is
         #: checked against the encoding's clauses and these
         self.added: list[list[int]] = []
+        #: the solver calls answered in this process (``--verbose`` says them when the session closes)
+        self.statistics = SolverStatistics(backend.name)
 
     @abstractmethod
     def solve(self, timeout: float | None = None) -> Result:
@@ -108,6 +132,13 @@ class Session(ABC):
     def add_smt_block(self, model: SmtModel) -> None:
         raise BackendError(f"{self.backend.name}: cannot block SMT models")
 
+    def counted(self, result: Result) -> Result:
+        """``result``, its call and statistics added to the session's. A backend calls it where the
+        answer reaches this process (a forked child's answers are counted when they arrive)."""
+        self.statistics.calls += 1
+        self.statistics.counts.update(result.stats)
+        return result
+
     def close(self) -> None:
         """Free solver memory; the session is unusable afterwards."""
 
@@ -115,6 +146,7 @@ class Session(ABC):
         return self
 
     def __exit__(self, *exc: object) -> None:
+        report_statistics(self.statistics)
         self.close()
 
 

@@ -98,23 +98,27 @@ class PysatSession(Session):
         start = time.perf_counter()
         solver = self.solver if self.solver is not None else self._new_solver()
 
-        def run() -> tuple[bool | None, list[int] | None, Certificate | None]:
+        def run() -> tuple[bool | None, list[int] | None, Certificate | None, dict[str, int]]:
+            before = _statistics(solver)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 sat = solver.solve()
+            used = {name: value - before.get(name, 0) for name, value in _statistics(solver).items()}
             if sat:
-                return sat, solver.get_model(), None
-            return sat, None, self._proven() if self.backend.proving else None
+                return sat, solver.get_model(), None, used
+            return sat, None, self._proven() if self.backend.proving else None, used
 
         try:
-            sat, literals, certificate = call_with_timeout(run, timeout, self.backend.name)
+            sat, literals, certificate, used = call_with_timeout(run, timeout, self.backend.name)
         finally:
             if solver is not self.solver:
                 solver.delete()
         elapsed = time.perf_counter() - start
         if not sat:
-            return Result(Status.UNSAT, None, self.backend.name, elapsed, certificate=certificate)
-        return Result(Status.SAT, CnfModel.from_literals(literals or [], self.num_vars), self.backend.name, elapsed)
+            return self.counted(Result(Status.UNSAT, None, self.backend.name, elapsed, certificate=certificate,
+                                       stats=used))
+        return self.counted(Result(Status.SAT, CnfModel.from_literals(literals or [], self.num_vars), self.backend.name,
+                                   elapsed, stats=used))
 
     def _proven(self) -> Certificate:
         """The certificate of an UNSAT answer: a fresh solver, writing a proof, refutes the clauses sent
@@ -140,6 +144,7 @@ class PysatSession(Session):
             yield from super().models(timeout)
             return
         for result in stream_forked(lambda: Session.models(self), timeout, self.backend.name):
+            self.counted(result)
             if result.status == Status.SAT:
                 self.block(result.model)
             yield result
@@ -148,6 +153,15 @@ class PysatSession(Session):
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
+
+
+def _statistics(solver: Solver) -> dict[str, int]:
+    """What the solver has done since it was built (conflicts, decisions, propagations, restarts), or
+    nothing where PySAT does not expose it (Kissat)."""
+    try:
+        return dict(solver.accum_stats())
+    except NotImplementedError:
+        return {}
 
 
 def _compiled(name: str) -> bool:

@@ -86,7 +86,7 @@ def command(
     Example:
       puzzlesat crosscheck aquarium instances/aquarium/pa-15x15-hard-1013539.txt --backends cadical,kissat,z3
       puzzlesat crosscheck jig instances/jig/matt5x5.jig --backends cadical,glucose,z3
-      puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --timeout 20
+      puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --no-unfold --timeout 5
       puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 8 --sides 2
       puzzlesat crosscheck aquarium instances/aquarium/pa-10x10-hard-2865115.txt --certify
     """

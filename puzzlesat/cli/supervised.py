@@ -32,6 +32,7 @@ from ..core.supervisor import (
     Limits,
     announce_said,
     current_phase,
+    current_progress,
     follow_phases,
     format_bytes,
     in_worker,
@@ -129,6 +130,12 @@ def _silence_stdout() -> None:
     os.close(devnull)
 
 
+def _doing() -> str:
+    """What the status line says the command is doing: its phase, and how far it has come."""
+    progress = current_progress()
+    return f"{current_phase()} phase" + (f", {progress}" if progress else "")
+
+
 class MemorySize(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click stubs
     """A byte count such as ``4G``, ``512M`` or ``100000000``, or ``none`` for no cap."""
 
@@ -196,7 +203,7 @@ class SupervisedCommand(click.Command):
         if status:
             from .progress import shown_while  # here: a command in a pipe pays nothing for it
 
-            line = shown_while(self.name or "puzzlesat", current_phase)
+            line = shown_while(self.name or "puzzlesat", _doing)
         try:
             return click.Command.invoke(self, ctx)
         finally:

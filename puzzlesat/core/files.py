@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .bundled import located
 from .errors import DiskFull, PuzzlesatError
 from .supervisor import announce_temp
 
@@ -42,7 +43,8 @@ def preload_stdin() -> None:
 
 
 def read_text(path: str) -> str:
-    """Read a whole input file (``-`` = stdin) with a one-line error when it cannot be read."""
+    """Read a whole input file (``-`` = stdin) with a one-line error when it cannot be read. A missing
+    ``instances/...`` path is the bundled example of that name (:mod:`.bundled`)."""
     global _stdin_text
     if path == "-":
         if _stdin_text is None:
@@ -50,7 +52,7 @@ def read_text(path: str) -> str:
         text, _stdin_text = _stdin_text or "", None
         return text
     try:
-        with open(path, "rb") as handle:
+        with open(located(path), "rb") as handle:
             info = os.fstat(handle.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError

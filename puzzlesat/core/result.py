@@ -1,7 +1,8 @@
 """The one Result type returned by every backend call."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -35,3 +36,5 @@ class Result:
     cost: int | None = None
     #: an UNSAT answer's checked proof, from a backend opened ``with_proofs``
     certificate: Certificate | None = None
+    #: what the solver did in this call, where it tells (conflicts, decisions, propagations, restarts)
+    stats: Mapping[str, int] = field(default_factory=dict)

@@ -21,6 +21,7 @@ Library callers (no supervisor) get the same functions as no-ops.
 """
 from __future__ import annotations
 
+import mmap
 import os
 import resource
 import select
@@ -30,7 +31,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import EXIT_INTERNAL, EXIT_MEMORY_UNSAID, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
@@ -54,16 +55,28 @@ class Limits:
     option: str = "--timeout"
 
 
+#: the progress texts the status line shows at most, and the bytes of each
+PROGRESS_SLOTS, _SLOT_BYTES = 4, 96
+
+
 @dataclass
 class _WorkerState:
     channel: int
     limits: Limits
     phase: str = "start"
-    #: told each new phase (``--verbose`` prints them as they start)
+    #: how far the phase has come ("1,234 solutions so far"), for the status line: a few texts in memory
+    #: shared with the worker's forked children (counts run side by side, one a slot); a new phase of
+    #: the worker clears them
+    progress: mmap.mmap = field(default_factory=lambda: mmap.mmap(-1, PROGRESS_SLOTS * _SLOT_BYTES))
+    #: told each new phase and each detail (``--verbose`` prints them as they come)
     on_phase: Callable[[str], None] | None = None
+    #: the worker itself: its forked children (solver calls, cubes) report nothing
+    pid: int = field(default_factory=os.getpid)
 
 
 _WORKER: _WorkerState | None = None
+#: the slot this process writes its progress to (:func:`progress_slot`)
+_slot = 0
 
 
 # --- the worker's side ---------------------------------------------------------------------------
@@ -77,13 +90,47 @@ def report_phase(name: str) -> None:
     """Tell the supervisor which phase the command is in (named in a time-limit message)."""
     if _WORKER is not None and _WORKER.phase != name:
         _WORKER.phase = name
+        if _WORKER.pid == os.getpid():
+            _WORKER.progress[:] = bytes(len(_WORKER.progress))
         _send("phase", name)
         if _WORKER.on_phase is not None:
             _WORKER.on_phase(name)
 
 
+def report_progress(text: str) -> None:
+    """Say how far the current phase has come ("1,234 solutions so far"), for the status line
+    (:mod:`puzzlesat.cli.progress`), from the worker or a forked child of it: a copy into shared memory,
+    so a loop may call it every round. A torn read shows one line garbled, nothing worse."""
+    if _WORKER is not None:
+        start = _slot * _SLOT_BYTES
+        _WORKER.progress[start:start + _SLOT_BYTES] = text.encode()[:_SLOT_BYTES].ljust(_SLOT_BYTES, b"\0")
+
+
+def progress_slot(number: int) -> None:
+    """Have this process (a forked child, one of several side by side) report its progress in slot
+    ``number`` (modulo the slots), so that the children's texts are shown together."""
+    global _slot
+    _slot = number % PROGRESS_SLOTS
+
+
+def current_progress() -> str:
+    """The progress texts of this phase, joined ("" when none)."""
+    if _WORKER is None:
+        return ""
+    data = bytes(_WORKER.progress)
+    texts = (data[at:at + _SLOT_BYTES].rstrip(b"\0").decode(errors="replace") for at in range(0, len(data), _SLOT_BYTES))
+    return ", ".join(text for text in texts if text)
+
+
+def report_detail(text: str) -> None:
+    """A detail for ``--verbose`` (a solver's statistics); said by the worker only, not by its children."""
+    if _WORKER is not None and _WORKER.on_phase is not None and _WORKER.pid == os.getpid():
+        _WORKER.on_phase(text)
+
+
 def follow_phases(callback: Callable[[str], None]) -> None:
-    """Have ``callback`` told each phase the worker enters (nothing outside a worker)."""
+    """Have ``callback`` told each phase the worker enters and each detail reported (nothing outside a
+    worker)."""
     if _WORKER is not None:
         _WORKER.on_phase = callback
 

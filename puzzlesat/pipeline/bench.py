@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..backends import get_backend
+from ..core.bundled import located
 from ..core.errors import PuzzlesatError
 from ..core.files import read_text
 from ..core.puzzle import Puzzle
@@ -89,7 +90,8 @@ def instance_files(puzzle: Puzzle[Any, Any, Any], directory: Path) -> list[Path]
     return files
 
 
-#: where each puzzle's bundled instances live, relative to the project root (the default directory)
+#: where each puzzle's bundled instances live, as the repository names them (the default directory; an
+#: installed package finds them inside itself, :mod:`~puzzlesat.core.bundled`)
 BUNDLED = {"aquarium": "instances/aquarium", "jigsaw": "instances/aoc/2020-20", "jig": "instances/jig",
            "amphipod": "instances/aoc/2021-23", "dice": "instances/aoc/2021-21"}
 
@@ -101,7 +103,7 @@ def plan(puzzles: list[Puzzle[Any, Any, Any]], directory: str | None, backends: 
     runs = []
     for puzzle in puzzles:
         name = puzzle.name
-        files = instance_files(puzzle, Path(directory or BUNDLED[name]))
+        files = instance_files(puzzle, Path(located(directory or BUNDLED[name])))
         methods = [REFERENCE] + [get_backend(b).name for b in backends or [request(puzzle).backend.name]]
         runs += [Run(name, str(f), method, k) for f in files for method in methods for k in range(repeat)]
     return runs

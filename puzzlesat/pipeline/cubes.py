@@ -28,6 +28,7 @@ from pysat.solvers import Solver
 
 from ..core.encoding import Encoding
 from ..core.errors import PuzzlesatError, SolverTimeout
+from ..core.supervisor import progress_slot, report_progress
 from ..core.timing import Stopwatch
 from ..formats.varmap import formula_digest
 from .report import Claims
@@ -135,6 +136,7 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
             raise (SolverTimeout(request.backend.name, limit or 0.0) if outcome.status == "TIMEOUT"
                    else PuzzlesatError(f"cube {number + 1} of {len(tasks)} failed: {outcome.error}"))
         counts[number], seconds[number] = outcome.value, outcome.seconds
+        report_progress(f"{len(tasks) - counts.count(None):,} of {len(tasks):,} cubes counted")
     return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds)
 
 
@@ -142,6 +144,7 @@ def _count_one(request: Request, instance: Any, digest: str, cube: tuple[int, ..
     """One cube's count, where it runs. A task carries the request, the instance and the cube, not the
     formula (megabytes at 10x10, once per cube): the worker builds the formula once per process and
     checks that it is the one that was split (encoders are deterministic, and the digest says so)."""
+    progress_slot(1)  # the cube's own count beside the parent's tally of cubes
     encoding = _built(request.puzzle, request.encoding, request.options, instance)
     if formula_digest(encoding) != digest:
         raise PuzzlesatError("a worker built another formula than the one that was split (different versions "

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
-from ..backends.base import Capability
+from ..backends.base import Capability, SolverStatistics
 from ..core.encoding import Encoding
 from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.files import read_text
@@ -18,6 +18,7 @@ from ..core.model import CnfModel, SmtModel
 from ..core.options import accepts, described, quoted
 from ..core.puzzle import Puzzle, Solution
 from ..core.result import Status
+from ..core.supervisor import report_progress
 from ..core.timing import Stopwatch
 from .report import Claims
 from .request import Request
@@ -64,6 +65,8 @@ class Tally:
     def __init__(self, found: int, size: dict[str, int]) -> None:
         self.found, self.size = found, size
         self.solved_by: list[str] = []
+        #: the enumerating session's solver statistics (None from an exact counter)
+        self.statistics: SolverStatistics | None = None
 
     def answered(self, backend: str) -> None:
         if backend and backend not in self.solved_by:
@@ -104,6 +107,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
     deadline = request.deadline
     with watch.phase("solve"):
         session = backend.open(encoding)
+    tally.statistics = session.statistics
     with session, closing(session.models(deadline.left())) as results:
         while True:
             with watch.phase("solve"):
@@ -117,6 +121,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
                                   "solutions")
             solution = checked_solution(puzzle, instance, encoding, result.model, backend.name, watch)
             tally.found += 1
+            report_progress(f"{tally.found:,} {claim} so far")
             if on_solution is not None:
                 on_solution(solution)
             if tally.found == limit:

@@ -19,12 +19,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..backends import DEFAULT_BACKEND, Backend, available_backends, get_backend
-from ..backends.base import Capability
+from ..backends.base import Capability, report_statistics
 from ..backends.forking import run_forked
 from ..core.errors import CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle, Solution
 from ..core.result import Status
+from ..core.supervisor import progress_slot, report_phase
 from ..core.timing import Deadline, Stopwatch
 from .report import Claims, Report, answered
 from .request import Request, encoding_for
@@ -186,6 +187,7 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
     deadline = request.deadline
 
     def one(number: int) -> tuple[Tally, list[Solution], dict[str, float], dict[str, Any]]:
+        progress_slot(number)
         child_watch, child_listed = Stopwatch(), list[Solution]()
         child = replace(request, options=variants[number][1]).within(None)  # the parent keeps the time
         child_claims = Claims(child, child_watch)
@@ -194,12 +196,14 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
                               limit)
         return tally, child_listed, child_watch.times, child_claims.certificates
 
+    report_phase("solve")  # the children's phases do not reach the worker; the times are theirs, below
     try:
         results = run_forked([partial(one, number) for number in range(len(variants))], deadline.left(),
                              request.backend.name)
     except SolverTimeout:  # name the limit the user gave, not what the encodes left of it
         raise SolverTimeout(request.backend.name, deadline.seconds or 0.0) from None
-    for _, child_listed, times, certificates in results:
+    for tally, _, times, certificates in results:
+        report_statistics(tally.statistics)  # the children, which do not report, counted them
         for phase, seconds in times.items():
             watch.times[phase] = max(watch.times.get(phase, 0.0), seconds)
         claims.merge(certificates)
