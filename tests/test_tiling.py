@@ -156,10 +156,10 @@ def test_crosscheck_compares_counts(run_cli):
 
 
 def test_crosscheck_limits_the_reference_too(run_cli):
-    """zhurgut_9x9's backtracking reference takes about 20 s and glucose4 about 25 s: under a limit of
+    """zhurgut_10x10's reference takes over a minute even compiled, and glucose4 longer: under a limit of
     1 s both are TIMEOUT rows, the command ends in a few seconds, and having compared nothing it fails."""
     start = time.perf_counter()
-    code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_9x9.jig"),
+    code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"),
                            "--backends", "glucose", "--timeout", "1")
     assert time.perf_counter() - start < 10
     assert code == 1 and "NOTHING COMPARED: all 3 methods timed out or were skipped" in out

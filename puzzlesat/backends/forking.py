@@ -63,6 +63,29 @@ def forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> I
             child.stop()
 
 
+def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> tuple[int, T]:
+    """Run every ``fn`` at once, each in its own forked child, and end them all when the first one ends:
+    (its number, its result), or its error raised. A race of methods that answer the same question: a
+    failure is never hidden behind another method's answer. Past ``timeout`` seconds: SolverTimeout."""
+    from multiprocessing.connection import wait
+
+    from ..core.runner import Child
+
+    end = None if timeout is None else time.perf_counter() + timeout
+    children: list[Child] = []
+    try:
+        for fn in fns:
+            children.append(Child(partial(_send_result, fn=fn)))
+        ready = wait([child.conn for child in children], None if end is None else max(0.0, end - time.perf_counter()))
+        if not ready:
+            raise SolverTimeout(backend, timeout or 0.0)
+        number = next(n for n, child in enumerate(children) if child.conn in ready)
+        return number, cast(T, _receive(children[number], end, timeout, backend)[1])
+    finally:
+        for child in children:
+            child.stop()
+
+
 def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, backend: str) -> Iterator[Any]:
     """Yield what ``items()`` yields, produced in one forked child under one hard time limit.
 

@@ -119,6 +119,8 @@ def _how(report: Report, label: str, value: int, limit: int | None) -> str:
            "exact counter": "exact projected model count",
            "probabilistically exact counter": "probabilistically exact projected model count: right with high "
                                               "probability"}.get(report.counted_by, report.counted_by)
+    if "search" in report.counted_by:  # the puzzle's own search answered a raced count (tasks._count_raced)
+        how = f"every one checked; by the {report.counted_by}, which finished before enumeration"
     return f"{value} ({how}{certified_note(report, label)})"
 
 

@@ -71,6 +71,19 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     #: cross-check counts the encodings that share a step as one independent method, not several
     shared_steps: ClassVar[dict[str, str]] = {}
 
+    def reference_counts(self, instance: InstanceT, options: OptionsT) -> dict[str, int]:
+        """Every count of :meth:`count_variants` by the reference (a cross-check's reference row): the
+        length of :meth:`reference`'s full list for each question; a puzzle whose reference counts
+        faster than it lists (one search for all counts, compiled) says so here."""
+        return {label: len(self.reference(instance, None, asked)) for label, asked in self.count_variants(options)}
+
+    def search_count(self, instance: InstanceT) -> tuple[dict[str, int], str] | None:
+        """Every count of :meth:`count_variants` (default options) by the puzzle's own solver-free search,
+        each solution counted having passed :meth:`check`, and how it was counted; None when the puzzle
+        has no such search. ``count`` with no backend named races it against the backend's count
+        (:meth:`~puzzlesat.pipeline.tasks.Task.count`); a cross-check keeps the two apart."""
+        return None
+
     def other_counts(self) -> dict[str, Callable[[InstanceT, OptionsT], int]]:
         """Solver-free counting methods besides :meth:`reference`, by name, each written from the rules
         and sharing no code with the reference or the encoders (so each is its own family in a

@@ -122,7 +122,8 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
     puzzle = request.puzzle
 
     def reference_counts() -> Outcome:
-        return *count_answers(puzzle, request.options, lambda options: len(puzzle.reference(instance, None, options))), ""
+        counts = puzzle.reference_counts(instance, request.options)
+        return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts, ""
 
     methods = [reference_method(reference_counts)]
     for name, counter in puzzle.other_counts().items():

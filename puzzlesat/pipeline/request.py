@@ -38,6 +38,10 @@ class Request:
     #: with a checked proof; the backend is the proof-writing one) or ``best-effort`` (the same where the
     #: backend can prove, otherwise the claims are marked uncertified)
     certify: str | None = None
+    #: ``count`` races the puzzle's own solver-free search (:meth:`Puzzle.search_count`) against this
+    #: backend's count, the first to finish answering: set when no backend was named, since then the
+    #: question is the count, not what a given solver makes of it
+    race_search: bool = False
 
     def within(self, seconds: float | None) -> Request:
         """This request under a limit of its own that starts now (a cross-check's method, a forked

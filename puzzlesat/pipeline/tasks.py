@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..backends import DEFAULT_BACKEND, Backend, available_backends, get_backend
 from ..backends.base import Capability, report_statistics
-from ..backends.forking import run_forked
+from ..backends.forking import first_forked, run_forked
 from ..core.errors import CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle, Solution
@@ -76,7 +76,8 @@ class Task(ABC):
                 options: EncoderOptions, deadline: Deadline, method: str | None) -> Request:
         """The request with this task's defaults: :meth:`backend_for` and the puzzle's first encoding."""
         self.refuse_options(puzzle, method=method)
-        return Request(puzzle, self.backend_for(puzzle, backend), encoding_for(puzzle, encoding), options, deadline)
+        return Request(puzzle, self.backend_for(puzzle, backend), encoding_for(puzzle, encoding), options, deadline,
+                       race_search=backend is None)
 
     @abstractmethod
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
@@ -92,6 +93,9 @@ class Task(ABC):
         if cubes is not None:
             return self._count_by_cubes(request, instance, watch, listing or limit is not None, cubes)
         refuse_uncountable(request, listing or limit is not None or on_solution is not None)
+        if (request.race_search and not (listing or limit is not None or on_solution or request.certify)
+                and request.options == request.puzzle.options()):
+            return _count_raced(self, request, instance, watch)
         variants = request.puzzle.count_variants(request.options)[:1 if on_solution else None]
         with watch.phase("encode"):  # one after the other: the encodes share per-instance work
             built = [request.puzzle.encode(instance, request.encoding, options) for _, options in variants]
@@ -175,6 +179,41 @@ class Task(ABC):
 
 def _counts_of(task: Task, request: Request, instance: Any) -> Report:
     return task.count(request, instance, Stopwatch())
+
+
+def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) -> Report:
+    """The backend's count and the puzzle's own search, side by side in forked children; the first to
+    finish answers (a puzzle without a search: the backend's count alone). The two share no code, so the
+    answer is the same whichever wins; the report's ``counted_by`` says which did, and ``crosscheck``
+    still runs them apart, as two families."""
+    puzzle = request.puzzle
+    if type(puzzle).search_count is Puzzle.search_count:
+        return task.count(replace(request, race_search=False), instance, watch)
+
+    def by_backend() -> Report:
+        report = task.count(replace(request, race_search=False).within(None), instance, Stopwatch())
+        return replace(report, draw=None)  # drawn by the parent (a function does not cross the pipe)
+
+    def by_search() -> tuple[dict[str, int], str, dict[str, float]]:
+        searching = Stopwatch()
+        with searching.phase("search"):
+            searched = puzzle.search_count(instance)
+        assert searched is not None, "raced only when the puzzle has a search"
+        return searched[0], searched[1], searching.times
+
+    report_phase("solve")
+    racers: list[Callable[[], Any]] = [by_backend, by_search]
+    try:
+        winner, result = first_forked(racers, request.deadline.left(), request.backend.name)
+    except SolverTimeout:
+        raise SolverTimeout(request.backend.name, request.deadline.seconds or 0.0) from None
+    if winner == 0:
+        assert isinstance(result, Report)
+        watch.times.update(result.times)
+        return replace(result, times=watch.times, draw=partial(puzzle.picture, instance))
+    counts, method, times = result
+    watch.times.update(times)
+    return _count_report(request, instance, watch, counts, {}, (method,), Claims(request, watch), method, True, ())
 
 
 def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claims: Claims,

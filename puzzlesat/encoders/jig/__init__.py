@@ -5,6 +5,7 @@ from collections.abc import Callable, Hashable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ...core.errors import CheckFailed
 from ..tiling.options import TilingOptions
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
@@ -69,6 +70,30 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
     def reference_class(self, instance: JigInstance, placed: list[tuple[int, int]]) -> Hashable:
         from .reference import rotation_class
         return rotation_class(instance, placed)
+
+    def reference_counts(self, instance: JigInstance, options: TilingOptions) -> dict[str, int]:
+        """Both counts from one search of the reference, compiled past a quarter second where numba is
+        installed (:mod:`.counting`)."""
+        from .counting import reference_counts
+
+        counted = reference_counts(instance, keep=0)
+        return dict(zip(self.count_labels, (counted.layouts, counted.classes)))
+
+    def search_count(self, instance: JigInstance) -> tuple[dict[str, int], str]:
+        """The reference's counts, each layout it counted checked (those it kept, or all of them again
+        in a second pass when there were more than it keeps)."""
+        from .counting import every_layout, reference_counts
+
+        counted = reference_counts(instance)
+        checked = 0
+        for placed in counted.found if counted.complete else every_layout(instance):
+            problems = self.check(instance, self.solution_from(instance, placed))
+            if problems:
+                raise CheckFailed(f"the {counted.method} counted a layout that breaks the rules: {problems[0]}")
+            checked += 1
+        if checked != counted.layouts:
+            raise CheckFailed(f"the {counted.method} counted {counted.layouts} layouts but listed {checked}")
+        return dict(zip(self.count_labels, (counted.layouts, counted.classes))), counted.method
 
     def other_counts(self) -> dict[str, Callable[[JigInstance, TilingOptions], int]]:
         """JigChecker's exact cover (Algorithm X with coloured edges): a second count from the rules."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from .instance import JigInstance, Sides
@@ -38,30 +39,54 @@ def looks(sides: Sides) -> list[tuple[int, Sides]]:
     return [(turns, look) for look, turns in seen.items()]
 
 
-def layouts(instance: JigInstance) -> Iterator[Layout]:
-    """Every layout, each once (a piece's turns that look alike are one layout)."""
+#: one way to fill a cell: (piece, quarter turns, its sides so turned, its flat sides facing inner edges)
+Candidate = tuple[int, int, Sides, int]
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """What the search needs, read off the rules once: the cells in the order they are filled (line by
+    line along the grid's shorter side, so the border closes a line soon), each cell's kind (which of
+    its sides face inner edges), and per kind the looks that obey the border there, by the (left, top)
+    sides a cell needs; and how many flat sides may face inner edges at most."""
+
+    rows: int
+    cols: int
+    order: tuple[int, ...]
+    kind_of: tuple[int, ...]
+    candidates: tuple[dict[tuple[int, int], list[Candidate]], ...]
+    spare_flats: int
+
+
+def search_plan(instance: JigInstance) -> SearchPlan:
     rows, cols = instance.rows, instance.cols
-    cells = rows * cols
     spare_flats = sum(side == 0 for sides in instance.pieces for side in sides) - 2 * (rows + cols)
     all_looks = [(piece, turns, look) for piece, sides in enumerate(instance.pieces) for turns, look in looks(sides)]
-    # per kind of cell (which sides face inner edges): (left, top) -> the looks whose right and bottom
-    # sides obey the border there, with how many of their flat sides face inner edges
-    candidates: dict[tuple[bool, ...], dict[tuple[int, int], list[tuple[int, int, Sides, int]]]] = {}
-    cell_kind = []
-    for cell in range(cells):
+    kinds: dict[tuple[bool, ...], int] = {}
+    candidates: list[dict[tuple[int, int], list[Candidate]]] = []
+    kind_of = []
+    for cell in range(rows * cols):
         r, c = divmod(cell, cols)
         inward = (r > 0, c < cols - 1, r < rows - 1, c > 0)
-        cell_kind.append(inward)
-        if inward in candidates:
-            continue
-        table: dict[tuple[int, int], list[tuple[int, int, Sides, int]]] = {}
-        for piece, turns, look in all_looks:
-            flats_inside = sum(inner and side == 0 for inner, side in zip(inward, look))
-            if all(inner or side == 0 for inner, side in zip(inward, look)) and flats_inside <= spare_flats:
-                table.setdefault((look[3], look[0]), []).append((piece, turns, look, flats_inside))
-        candidates[inward] = table
+        if inward not in kinds:
+            kinds[inward] = len(candidates)
+            table: dict[tuple[int, int], list[Candidate]] = {}
+            for piece, turns, look in all_looks:
+                flats_inside = sum(inner and side == 0 for inner, side in zip(inward, look))
+                if all(inner or side == 0 for inner, side in zip(inward, look)) and flats_inside <= spare_flats:
+                    table.setdefault((look[3], look[0]), []).append((piece, turns, look, flats_inside))
+            candidates.append(table)
+        kind_of.append(kinds[inward])
     order = [r * cols + c for r in range(rows) for c in range(cols)] if cols <= rows else \
         [r * cols + c for c in range(cols) for r in range(rows)]
+    return SearchPlan(rows, cols, tuple(order), tuple(kind_of), tuple(candidates), spare_flats)
+
+
+def layouts(instance: JigInstance) -> Iterator[Layout]:
+    """Every layout, each once (a piece's turns that look alike are one layout)."""
+    plan = search_plan(instance)
+    rows, cols, order, spare_flats = plan.rows, plan.cols, plan.order, plan.spare_flats
+    cells = rows * cols
     placed: list[tuple[int, int, Sides]] = [(-1, 0, (0, 0, 0, 0))] * cells
     used = [False] * len(instance.pieces)
     inner_flats = [0]
@@ -75,7 +100,7 @@ def layouts(instance: JigInstance) -> Iterator[Layout]:
         r, c = divmod(cell, cols)
         left = -placed[cell - 1][2][1] if c else 0  # sums to zero with the left neighbour's right side
         top = -placed[cell - cols][2][2] if r else 0
-        for piece, turns, look, flats_inside in candidates[cell_kind[cell]].get((left, top), ()):
+        for piece, turns, look, flats_inside in plan.candidates[plan.kind_of[cell]].get((left, top), ()):
             if used[piece] or inner_flats[0] + flats_inside > spare_flats:
                 continue
             used[piece] = True

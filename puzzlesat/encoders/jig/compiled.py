@@ -1,0 +1,185 @@
+"""The reference search of :mod:`.reference`, compiled by numba (the ``fast`` extra).
+
+The same plan (:func:`.reference.search_plan`: the cells' order, the looks each kind of cell takes by the
+(left, top) sides it needs, the flat-side budget) as arrays, and the same depth-first search as a loop
+over an explicit stack instead of a recursive generator: about a hundred times the pure-Python search's
+pace (BENCHMARKS.md). It counts every layout and keeps the first ``keep`` of them, so that the caller can
+check them and count their classes; nothing else of the toolkit is shared, so it stays a reference.
+
+Side values are renumbered densely (a value and its negation keep being each other's negation), so the
+(left, top) table is indexed directly; a table past :data:`MAX_TABLE` entries (thousands of distinct tab
+types) is not built and the caller searches in pure Python instead, where such an instance is quick.
+
+``part`` and ``parts`` split one search among processes: the nodes at depth :data:`SPLIT_DEPTH` are
+dealt round-robin, the ``part``-th of every ``parts`` explored here; the levels above are searched by
+every part (a few hundred nodes). The parts' counts add up to the whole: every layout passes through
+exactly one node at that depth.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .instance import JigInstance
+from .reference import Layout, search_plan
+
+#: the most (kind, left, top) entries the dense table may have (each 2 x 4 bytes)
+MAX_TABLE = 4_000_000
+#: the depth at which a search is dealt among parts
+SPLIT_DEPTH = 3
+
+_KERNEL: Any = None
+
+
+def _kernel() -> Any:
+    """The compiled search, built on first use (numba is imported only here, and only when counting)."""
+    global _KERNEL
+    if _KERNEL is None:
+        import numba
+
+        _KERNEL = numba.njit(cache=True, nogil=True)(_search)
+    return _KERNEL
+
+
+#: the scalars a search keeps between calls, in one array: its step, the flat sides facing inner edges,
+#: the nodes dealt at the split depth, and the layouts counted
+STEP, INNER_FLATS, DEALT, COUNT = range(4)
+
+
+def _search(order: Any, kind_of: Any, start: Any, stop: Any, piece: Any, need_right: Any, need_below: Any,
+            flats: Any, zero: int, cols: int, spare: int, part: int, parts: int, split: int, state: Any, at: Any,
+            end: Any, entry: Any, used: Any, out: Any, pause: bool) -> int:
+    """Depth-first search for layouts, resumable: ``state``, ``at`` (per step, the next entry to try),
+    ``end``, ``entry`` (per cell, the entry standing there) and ``used`` (per piece) are the search's
+    whole memory, kept by the caller between calls. Each layout found is counted and, while ``out`` has
+    room, written to it (its entries per cell); with ``pause`` the call returns once ``out`` is full,
+    without it the search runs to the end. Returns the layouts written. ``need_right[e]`` and
+    ``need_below[e]``: the side the cell right of / below entry ``e`` needs on its left / top (the
+    negation of ``e``'s right / bottom side); ``zero`` is the flat side's number."""
+    cells = order.shape[0]
+    step, inner_flats, dealt, count = state[STEP], state[INNER_FLATS], state[DEALT], state[COUNT]
+    written = 0
+    while step >= 0:
+        cell = order[step]
+        e = entry[cell]
+        if e >= 0:  # take back what stands here before trying the next look
+            used[piece[e]] = False
+            inner_flats -= flats[e]
+            entry[cell] = -1
+        e = at[step]
+        while e < end[step] and (used[piece[e]] or inner_flats + flats[e] > spare):
+            e += 1
+        if e >= end[step]:
+            step -= 1
+            continue
+        at[step] = e + 1
+        if step == split:
+            dealt += 1
+            if (dealt - 1) % parts != part:
+                continue
+        used[piece[e]] = True
+        inner_flats += flats[e]
+        entry[cell] = e
+        if step == cells - 1:
+            count += 1
+            if written < out.shape[0]:
+                out[written, :] = entry
+                written += 1
+                if pause and written == out.shape[0]:
+                    break
+            continue
+        step += 1
+        nxt = order[step]
+        left = need_right[entry[nxt - 1]] if nxt % cols > 0 else zero
+        top = need_below[entry[nxt - cols]] if nxt >= cols else zero
+        at[step] = start[kind_of[nxt], left, top]
+        end[step] = stop[kind_of[nxt], left, top]
+    state[STEP], state[INNER_FLATS], state[DEALT], state[COUNT] = step, inner_flats, dealt, count
+    return written
+
+
+def side_values(instance: JigInstance) -> list[int]:
+    """Every side value the search meets, a value's negation with it (0, the flat side, too), sorted."""
+    return sorted({side for sides in instance.pieces for side in sides} | {0}
+                  | {-side for sides in instance.pieces for side in sides})
+
+
+def fits(instance: JigInstance) -> bool:
+    """Whether the kernel's (kind, left, top) table stays within :data:`MAX_TABLE` (at most nine kinds
+    of cell: corners, edges, inside); known before anything is built."""
+    kinds = len({(r > 0, c > 0, r < instance.rows - 1, c < instance.cols - 1)
+                 for r in range(instance.rows) for c in range(instance.cols)})
+    return kinds * len(side_values(instance)) ** 2 <= MAX_TABLE
+
+
+class Tables:
+    """The plan of :func:`.reference.search_plan` as the kernel's arrays (for an instance that
+    :func:`fits`)."""
+
+    def __init__(self, instance: JigInstance) -> None:
+        import numpy as np
+
+        plan = search_plan(instance)
+        values = side_values(instance)
+        number = {value: i for i, value in enumerate(values)}
+        self.zero = number[0]
+        self.cols = plan.cols
+        self.spare = plan.spare_flats
+        self.pieces = len(instance.pieces)
+        self.order = np.array(plan.order, dtype=np.int64)
+        self.kind_of = np.array(plan.kind_of, dtype=np.int64)
+        shape = (len(plan.candidates), len(values), len(values))
+        self.start = np.zeros(shape, dtype=np.int64)
+        self.stop = np.zeros(shape, dtype=np.int64)
+        rows: list[tuple[int, int, int, int, int]] = []  # piece, turns, need right, need below, flats inside
+        for kind, table in enumerate(plan.candidates):
+            for (left, top), found in table.items():
+                self.start[kind, number[left], number[top]] = len(rows)
+                rows += [(p, t, number[-look[1]], number[-look[2]], f) for p, t, look, f in found]
+                self.stop[kind, number[left], number[top]] = len(rows)
+        columns = np.array(rows, dtype=np.int64).reshape(-1, 5)
+        self.piece, self.turns, self.need_right, self.need_below, self.flats = (columns[:, i].copy() for i in range(5))
+
+    def prepare(self) -> None:
+        """Compile the search now (or load it from numba's cache) by a call that has nothing left to
+        search: processes forked afterwards inherit the compiled code instead of each making it."""
+        for _ in self._batches(0, 1, 0, pause=False, done=True):
+            pass
+
+    def layouts(self, part: int = 0, parts: int = 1, batch: int = 4096) -> Iterator[Layout]:
+        """Every layout of this part of the search, in the reference's order (one part: all of them),
+        found ``batch`` at a time."""
+        for rows, _ in self._batches(part, parts, batch, pause=True):
+            yield from ([(int(self.piece[e]), int(self.turns[e])) for e in row] for row in rows)
+
+    def count(self, part: int = 0, parts: int = 1, keep: int = 0) -> tuple[int, list[Layout]]:
+        """(layouts counted, the first ``keep`` of them) of this part of the search, in one call."""
+        kept: list[Layout] = []
+        counted = 0
+        for rows, counted in self._batches(part, parts, keep, pause=False):
+            kept += [[(int(self.piece[e]), int(self.turns[e])) for e in row] for row in rows]
+        return counted, kept
+
+    def _batches(self, part: int, parts: int, batch: int, pause: bool, done: bool = False) -> Iterator[tuple[Any, int]]:
+        """The layouts found, ``batch`` at a time, each batch with the count so far (``done``: a search
+        with nothing left, which makes one call)."""
+        import numpy as np
+
+        cells = len(self.order)
+        split = min(SPLIT_DEPTH, cells - 1) if parts > 1 else -1
+        state = np.zeros(4, dtype=np.int64)
+        at, end = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+        first = self.kind_of[self.order[0]]
+        at[0], end[0] = self.start[first, self.zero, self.zero], self.stop[first, self.zero, self.zero]
+        entry = np.full(cells, -1, dtype=np.int64)
+        used = np.zeros(self.pieces, dtype=np.bool_)
+        out = np.zeros((batch, cells), dtype=np.int64)
+        search = _kernel()
+        state[STEP] = -1 if done else 0
+        while True:
+            written = search(self.order, self.kind_of, self.start, self.stop, self.piece, self.need_right,
+                             self.need_below, self.flats, self.zero, self.cols, self.spare, part, parts, split, state,
+                             at, end, entry, used, out, pause)
+            yield out[:written], int(state[COUNT])
+            if state[STEP] < 0:
+                return

@@ -1,0 +1,133 @@
+"""The reference's counts of a jig: every layout, and the classes up to rotation, by the search of
+:mod:`.reference`, at the pace the machine allows.
+
+The search starts in pure Python, which answers most jigs in milliseconds. One still searching after
+:data:`PLAIN_SECONDS` goes on compiled (:mod:`.compiled`, where numba is installed), its nodes dealt
+among the cores; without numba it goes on in Python. Both walk the same plan in the same order, so they
+find the same layouts (tests/test_jig_search.py holds them to it on random jigs).
+
+Classes are counted by orbits, not by comparing layouts: every layout of two or more cells has exactly
+|G| images under the grid's turns G (four for a square grid, the half turn for any other), because a
+turn other than the identity moves some piece to another cell, and a piece stands in one cell only, so
+no such turn maps a layout onto itself. The classes are therefore the layouts divided by |G|; a single
+cell's one layout is its own class. (The exact cover counts classes through stabilisers on its own.)
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+
+from ...core.errors import PuzzlesatError
+from ...core.runner import run_each
+from .compiled import fits
+from .instance import JigInstance
+from .reference import Layout, layouts
+
+#: how long the pure-Python search runs before the compiled one takes over
+PLAIN_SECONDS = 0.25
+#: parts of a compiled search per core: more parts than cores even out the parts' unequal sizes
+PARTS_PER_CORE = 4
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The counts, how they were made, and the layouts found (all of them when ``complete``)."""
+
+    layouts: int
+    classes: int
+    method: str
+    found: tuple[Layout, ...]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.found) == self.layouts
+
+
+def compiled_available() -> bool:
+    """Whether the compiled search can run here (the ``fast`` extra: numba)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | None = None) -> Counted:
+    """Both counts of ``instance`` and up to ``keep`` of its layouts (the search's first ones)."""
+    compiled = compiled_available() and fits(instance)
+    found: list[Layout] = []
+    total = 0
+    try:
+        with _interrupted_after(PLAIN_SECONDS if compiled else None):
+            for layout in layouts(instance):
+                total += 1
+                if len(found) < keep:
+                    found.append(layout)
+    except _TimeIsUp:
+        return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
+    return _counted(instance, total, "plain search", found)
+
+
+class _TimeIsUp(Exception):
+    """The plain search's time is up: the compiled search takes over."""
+
+
+@contextmanager
+def _interrupted_after(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`_TimeIsUp` in the code run inside, ``seconds`` from now (None: never). A timer
+    signal, so the search's loop pays nothing for it; only in the main thread, where signals are
+    delivered (elsewhere, a Dask worker's thread, the plain search runs to the end)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def time_is_up(number: int, frame: object) -> None:
+        raise _TimeIsUp
+
+    previous = signal.signal(signal.SIGALRM, time_is_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def every_layout(instance: JigInstance) -> Iterator[Layout]:
+    """Every layout, in the search's order: compiled where it can be, in batches (a count of millions is
+    streamed, not held)."""
+    if compiled_available() and fits(instance):
+        from .compiled import Tables
+
+        return Tables(instance).layouts()
+    return layouts(instance)
+
+
+def _compiled_counts(instance: JigInstance, keep: int, workers: int) -> Counted:
+    from .compiled import Tables
+
+    tables = Tables(instance)
+    tables.prepare()
+    parts = workers * PARTS_PER_CORE if workers > 1 else 1
+    if parts == 1:
+        total, found = tables.count(keep=keep)
+        return _counted(instance, total, "compiled search", found)
+    total, found = 0, []
+    outcomes = sorted(run_each([partial(tables.count, part, parts, keep) for part in range(parts)], workers, None))
+    for _, outcome in outcomes:
+        if outcome.status != "OK" or outcome.value is None:
+            raise PuzzlesatError(f"compiled search: a part ended {outcome.status} {outcome.error}".strip())
+        total += outcome.value[0]
+        found += outcome.value[1]
+    return _counted(instance, total, f"compiled search on {workers} cores", found[:keep])
+
+
+def _counted(instance: JigInstance, total: int, method: str, found: list[Layout]) -> Counted:
+    turns = 4 if instance.rows == instance.cols else 2
+    if instance.rows * instance.cols == 1:
+        return Counted(total, total, method, tuple(found))
+    if total % turns:
+        raise PuzzlesatError(f"internal: {total} layouts are not whole orbits of {turns} turns")
+    return Counted(total, total // turns, method, tuple(found))
