@@ -54,13 +54,18 @@ def compiled_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | None = None) -> Counted:
-    """Both counts of ``instance`` and up to ``keep`` of its layouts (the search's first ones)."""
+def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | None = None,
+                     plain_seconds: float = PLAIN_SECONDS) -> Counted:
+    """Both counts of ``instance`` and up to ``keep`` of its layouts (the search's first ones), the plain
+    search giving way to the compiled one after ``plain_seconds`` (0: compiled from the start) on
+    ``workers`` cores (default: all)."""
     compiled = compiled_available() and fits(instance)
+    if compiled and plain_seconds <= 0:
+        return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
     found: list[Layout] = []
     total = 0
     try:
-        with _interrupted_after(PLAIN_SECONDS if compiled else None):
+        with _interrupted_after(plain_seconds if compiled else None):
             for layout in layouts(instance):
                 total += 1
                 if len(found) < keep:

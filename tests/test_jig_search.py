@@ -1,0 +1,119 @@
+"""The jig's reference search, plain and compiled, against brute force (``tests/brute/tiling.py``) and
+against each other: the same layouts in the same order, parts that add up to the whole, both counts
+(classes by orbits), every layout checked when ``count`` races the search. ``PUZZLESAT_SEARCH_CASES``
+sets the number of random cases (CI: 1,000; the seeds are fixed, so a failure names its case)."""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.jig import counting
+from puzzlesat.encoders.jig.compiled import Tables, fits
+from puzzlesat.encoders.jig.reference import layouts
+from puzzlesat.encoders.tiling.options import TilingOptions
+
+from .brute import tiling
+from .conftest import INSTANCES
+from .test_brute_force import JIG_SHAPES
+
+CASES = int(os.environ.get("PUZZLESAT_SEARCH_CASES", "1000"))
+CHUNKS = 4
+#: larger than brute force can take: the plain search is the yardstick of the compiled one there
+#: (exhaustive in Python within a second or so even when all pieces are alike: 9! layouts of a 3x3)
+LARGER_SHAPES = [(3, 3), (2, 4), (4, 2), (1, 7), (7, 1), (1, 8)]
+
+
+def seen(instance, layout) -> tuple:
+    """A layout as brute force writes it: (piece id, sides as placed) per cell."""
+    return tuple((instance.ids[p], tiling.turn_sides(instance.pieces[p], t)) for p, t in layout)
+
+
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_every_search_against_brute_force(part):
+    puzzle = get_puzzle("jig")
+    size = -(-CASES // CHUNKS)
+    for seed in range(50_000 + part * size, 50_000 + min(CASES, (part + 1) * size)):
+        rng = random.Random(seed)
+        rows, cols = rng.choice(JIG_SHAPES)
+        text = tiling.random_jig(rng, rows, cols)
+        expected = tiling.jig_brute(text)
+        instance = puzzle.parse(text, f"seed-{seed}")
+        plain = list(layouts(instance))
+        assert {seen(instance, layout) for layout in plain} == tiling.jig_layouts(text), f"seed {seed}\n{text}"
+        compiled = Tables(instance)
+        assert list(compiled.layouts(batch=rng.choice((1, 2, 4096)))) == plain, f"seed {seed}\n{text}"
+        parts = rng.randint(2, 5)
+        assert sum(compiled.count(k, parts)[0] for k in range(parts)) == len(plain), f"seed {seed}\n{text}"
+        for plain_seconds in (0, 60):
+            counted = counting.reference_counts(instance, keep=rng.choice((0, 1, 10_000)), workers=1,
+                                                plain_seconds=plain_seconds)
+            assert (counted.layouts, counted.classes) == expected, f"seed {seed}\n{text}"
+        assert tuple(puzzle.search_count(instance)[0].values()) == expected, f"seed {seed}\n{text}"
+
+
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_compiled_search_finds_what_the_plain_one_finds(part):
+    """Past brute force's reach: the same layouts in the same order on larger random jigs."""
+    puzzle = get_puzzle("jig")
+    for seed in range(60_000 + part * 15, 60_000 + (part + 1) * 15):
+        rng = random.Random(seed)
+        rows, cols = rng.choice(LARGER_SHAPES)
+        text = tiling.random_jig(rng, rows, cols)
+        instance = puzzle.parse(text, f"seed-{seed}")
+        assert list(Tables(instance).layouts()) == list(layouts(instance)), f"seed {seed}\n{text}"
+
+
+@pytest.mark.parametrize("name", ["matt5x5", "zhurgut_6x6", "zhurgut_12x5", "zhurgut_9x9"])
+def test_compiled_counts_on_every_core_match_the_bundled_answers(name):
+    puzzle = get_puzzle("jig")
+    instance = puzzle.parse((INSTANCES / "jig" / f"{name}.jig").read_text(), name)
+    expected = tuple(int(v) for v in (INSTANCES / "jig" / f"{name}.expected").read_text().split())
+    counted = counting.reference_counts(instance, workers=2, plain_seconds=0)
+    assert (counted.layouts, counted.classes) == expected and counted.method == "compiled search on 2 cores"
+    assert counted.complete and all(not puzzle.check(instance, puzzle.solution_from(instance, layout))
+                                    for layout in counted.found)
+    assert tuple(puzzle.reference_counts(instance, TilingOptions()).values()) == expected
+
+
+def test_a_search_past_the_table_limit_stays_plain(monkeypatch):
+    """Thousands of distinct tab types would make the compiled search's table too large: the plain
+    search counts them, and says so."""
+    import puzzlesat.encoders.jig.compiled as compiled
+
+    puzzle = get_puzzle("jig")
+    instance = puzzle.parse((INSTANCES / "jig" / "matt5x5.jig").read_text(), "matt5x5")
+    monkeypatch.setattr(compiled, "MAX_TABLE", 10)
+    assert not fits(instance)
+    counted = counting.reference_counts(instance, plain_seconds=0)
+    assert (counted.layouts, counted.classes, counted.method) == (8, 2, "plain search")
+
+
+def test_the_race_says_who_answered(run_cli):
+    """`count` with no backend named races enumeration against the jig's own search; either answers the
+    same checked counts and says which it was. With a backend named, that backend counts alone."""
+    jig = str(INSTANCES / "jig" / "zhurgut_12x7.jig")
+    code, out, _ = run_cli("count", "jig", jig)
+    assert code == 0 and out.startswith("solutions: 4 (every one checked;") and "up_to_rotation: 2" in out
+    assert "search on 2 cores, which finished before enumeration" in out or "the last search was UNSAT" in out
+    code, out, _ = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "-b", "glucose4")
+    assert code == 0 and "solutions: 8 (every one checked; the last search was UNSAT)" in out
+
+
+def test_without_numba_every_jig_is_still_counted(tmp_path):
+    """A plain install (no `fast` extra): the search stays plain, and says so."""
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text("import sys\nsys.modules['numba'] = None\n")  # an import of numba fails
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", (
+        "from puzzlesat.encoders.jig import counting\n"
+        "from puzzlesat.encoders.jig.instance import parse\n"
+        f"instance = parse(open({str(INSTANCES / 'jig' / 'zhurgut_12x7.jig')!r}).read(), 'x')\n"
+        "counted = counting.reference_counts(instance, plain_seconds=0)\n"
+        "print(counting.compiled_available(), counted.layouts, counted.classes, counted.method)")],
+        env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "4", "2", "plain", "search"]
