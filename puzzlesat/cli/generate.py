@@ -83,20 +83,23 @@ def jigsaw(size: int, tile: int, ambiguity: int, seed: int, output: str, timeout
 @click.option("--rows", type=click.IntRange(min=1), required=True)
 @click.option("--cols", type=click.IntRange(min=1), required=True)
 @click.option("--types", type=click.IntRange(min=1), default=6, show_default=True, help="Tab types.")
+@click.option("--flat", type=click.FloatRange(0, 1, max_open=True), default=0.0, show_default=True,
+              help="Chance that an inner edge is flat on both sides (flat sides inside make look-alike pieces).")
 @seed_option
 @output_option
 @timeout_option
-def jig(rows: int, cols: int, types: int, seed: int, output: str, timeout: Deadline) -> None:
+def jig(rows: int, cols: int, types: int, flat: float, seed: int, output: str, timeout: Deadline) -> None:
     """A random jig puzzle (it has at least the solution it was cut from).
 
     \b
     Example:
       puzzlesat generate jig --rows 6 --cols 6 --types 4 --seed 2 -o six.jig
+      puzzlesat generate jig --rows 4 --cols 7 --types 2 --flat 0.25 --seed 5 -o flat.jig
     """
     from ..encoders.jig.generate import generate
 
     report_phase("generate")
-    write_text_atomic(output, generate(rows, cols, types, seed))
+    write_text_atomic(output, generate(rows, cols, types, seed, flat))
 
 
 @command.command("amphipod")

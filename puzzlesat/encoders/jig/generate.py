@@ -11,13 +11,23 @@ from .instance import parse
 from .solution import JigSolution, rotate
 
 
-def generate(rows: int, cols: int, types: int, seed: int) -> str:
+def generate(rows: int, cols: int, types: int, seed: int, flat: float = 0.0) -> str:
+    """``flat``: the chance that an inner edge is flat on both sides (0: never; the same seed then gives
+    the same puzzle as before the option existed)."""
     if rows < 1 or cols < 1 or types < 1:
         raise PuzzlesatError("--rows, --cols and --types must be positive")
+    if not 0 <= flat < 1:
+        raise PuzzlesatError(f"--flat {flat}: expected a chance from 0 up to (not including) 1")
     rng = random.Random(seed)
-    # side value of every internal edge, seen from the left/upper piece; the other piece gets its negation
-    right = [[rng.choice((-1, 1)) * rng.randint(1, types) for _ in range(cols - 1)] for _ in range(rows)]
-    down = [[rng.choice((-1, 1)) * rng.randint(1, types) for _ in range(cols)] for _ in range(rows - 1)]
+
+    def edge() -> int:
+        """An inner edge's side, seen from the left or upper piece; the other piece gets its negation."""
+        if flat and rng.random() < flat:
+            return 0
+        return rng.choice((-1, 1)) * rng.randint(1, types)
+
+    right = [[edge() for _ in range(cols - 1)] for _ in range(rows)]
+    down = [[edge() for _ in range(cols)] for _ in range(rows - 1)]
     cut = []  # per cell: (sides as laid, quarter turns given to the piece)
     for r in range(rows):
         for c in range(cols):
@@ -29,7 +39,8 @@ def generate(rows: int, cols: int, types: int, seed: int) -> str:
     order = list(range(rows * cols))
     rng.shuffle(order)  # piece i is the piece cut from cell order[i]
     pieces = [rotate(*cut[cell]) for cell in order]
-    lines = [f"# generated: puzzlesat generate jig --rows {rows} --cols {cols} --types {types} --seed {seed}",
+    flats = f" --flat {flat:g}" if flat else ""
+    lines = [f"# generated: puzzlesat generate jig --rows {rows} --cols {cols} --types {types}{flats} --seed {seed}",
              f"{rows} {cols}"]
     lines += [f"{i} {' '.join(str(v) for v in sides)}" for i, sides in enumerate(pieces)]
     text = "\n".join(lines) + "\n"
