@@ -205,6 +205,25 @@ def test_corner_anchoring_loses_no_assembly(monkeypatch, size, tile):
     assert anchored >= 4 and several >= 2  # both the anchored path and ambiguous puzzles were exercised
 
 
+def test_anchoring_that_proves_nothing_gives_up_early():
+    """A 4x4 jig of two tab types with a quarter of its inner edges flat: no corner is provable, and the
+    4x4 patches examined 60 M joins and built a million patches (4.5-5.8 s of a 7 s count) before
+    giving up (issue 36). Its budget, in proportion to the variants, gives up before building them;
+    the count is unchanged."""
+    from puzzlesat.encoders.jig.generate import generate
+    from puzzlesat.encoders.tiling.anchor import anchoring
+
+    jig = get_puzzle("jig")
+    instance = jig.parse(generate(4, 4, 2, 14, 0.25), "generated")
+    anchoring.cache_clear()
+    start = time.process_time()
+    assert anchoring(jig.tiling_problem(instance)) is None
+    assert time.process_time() - start < 0.5  # 2 ms measured; the cliff was 5 s
+    expected = (len(list(jig.reference_assemblies(instance))),) * 2
+    counted = tuple(count_solutions(request(jig, "glucose4", break_symmetry=brk), instance) for brk in (False, True))
+    assert (counted[0], counted[1] * 4) == expected
+
+
 def test_generated_30x30_jigsaw_is_anchored_at_a_proven_corner():
     # 900 tiles of 10x10 whose borders repeat (511 classes, 3 of the 120 outer sides without a look-alike):
     # only patches prove the corners

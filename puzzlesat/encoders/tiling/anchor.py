@@ -30,8 +30,13 @@ from .symmetry import SymmetryBreaking, breaking, freest_piece
 #: patches of this side are built (when the grid allows): 4x4 leaves almost no false pairs on generated
 #: 50x50 jigsaws, where 2x2 and 3x3 patches leave too many to prove any corner
 PATCH = 4
-#: the most patches built at one size: past it, anchoring is given up (it only prunes, so this is sound)
-MAX_PATCHES = 1_000_000
+#: the candidate patches examined at one size (joins tried, kept or not) per variant of the problem:
+#: past that many, anchoring is given up before the patches are built, since it only prunes (sound
+#: either way). A budget in proportion to the problem, so that a small one gives up in milliseconds:
+#: measured, a generated 50x50 jigsaw (20,000 variants), which anchoring is what solves, needs between
+#: 25 and 50 a variant; a 4x4 jig of two tab types and flat inner edges examined 60 M joins (940k a
+#: variant) and built a million patches in 4.5-5.8 s to prove nothing
+EXAMINED_PER_VARIANT = 100
 
 Patch = tuple[int, ...]  # k x k variants, row-major
 Sides = tuple[set[int], set[int], set[int], set[int]]  # per side (top, right, bottom, left): variants
@@ -78,7 +83,8 @@ def anchoring(problem: TilingProblem) -> Anchoring | None:
     patches: list[Patch] = []
     while not corners and k < size:
         k += 1
-        grown = _quads(problem, below, piece) if k == 2 else _larger(patches, k - 1, piece)
+        budget = EXAMINED_PER_VARIANT * len(problem.variants)
+        grown = _quads(problem, below, piece, budget) if k == 2 else _larger(patches, k - 1, piece, budget)
         if grown is None:  # too many patches to be a filter worth its memory: no anchoring (sound)
             return None
         patches = grown
@@ -142,9 +148,10 @@ def _pairs(patches: list[Patch], k: int) -> tuple[dict[int, set[int]], dict[int,
     return right_of, below
 
 
-def _quads(problem: TilingProblem, below: dict[int, set[int]], piece: list[int]) -> list[Patch]:
+def _quads(problem: TilingProblem, below: dict[int, set[int]], piece: list[int], budget: int) -> list[Patch] | None:
     """2x2 patches, joined from fitting vertical pairs: a pair (u above w) meets the pairs (v above x)
-    whose left keys are u's and w's right keys, one dictionary lookup per pair."""
+    whose left keys are u's and w's right keys, one dictionary lookup per pair; None past ``budget``
+    joins tried."""
     keys = [v.keys for v in problem.variants]
     pairs = [(u, w) for u, under in below.items() for w in under]
     by_left_keys: dict[Any, Any] = defaultdict(list)
@@ -152,19 +159,25 @@ def _quads(problem: TilingProblem, below: dict[int, set[int]], piece: list[int])
         if keys[u][LEFT] is not None and keys[w][LEFT] is not None:
             by_left_keys[keys[u][LEFT], keys[w][LEFT]].append((u, w))
     quads: list[Patch] = []
+    examined = 0
     for u, w in pairs:
-        for v, x in by_left_keys.get((keys[u][RIGHT], keys[w][RIGHT]), ()):
+        joined = by_left_keys.get((keys[u][RIGHT], keys[w][RIGHT]), ())
+        examined += len(joined)
+        if examined > budget:
+            return None
+        for v, x in joined:
             if len({piece[u], piece[w], piece[v], piece[x]}) == 4:
                 quads.append((u, v, w, x))
     return quads
 
 
-def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch] | None:
+def _larger(patches: list[Patch], k: int, piece: list[int], budget: int) -> list[Patch] | None:
     """(k+1) x (k+1) patches from k x k ones: a patch, the one overlapping it shifted one column right,
     the one shifted one row down, and the diagonal one, which those three fix except its last cell.
     Cells are picked by precomputed ``itemgetter``s (this loop sees 400k quads at N = 50). ``None``
-    past :data:`MAX_PATCHES`: pieces that all fit each other (16 blank jigsaw tiles) make patches by
-    the billion, a filter that proves nothing and would exhaust the memory."""
+    once ``budget`` joins have been tried (:data:`EXAMINED_PER_VARIANT`): pieces that all fit each
+    other (16 blank jigsaw tiles) make patches by the billion, a filter that proves nothing and would exhaust the memory, and
+    the count of joins tried bounds the time before any of them is built."""
     n = k * k
     without_last_column = _columns(k, range(k - 1))
     without_first_column = _columns(k, range(1, k))
@@ -182,16 +195,24 @@ def _larger(patches: list[Patch], k: int, piece: list[int]) -> list[Patch] | Non
         by_all_but_last[p[:-1]].append(p)
     larger = []
     size = (k + 1) * (k + 1)
+    examined = 0
     for p in patches:
-        for right in by_left_part.get(without_first_column(p), ()):
-            for down in by_top_part.get(p[k:], ()):
+        rights = by_left_part.get(without_first_column(p), ())
+        downs = by_top_part.get(p[k:], ())
+        examined += len(rights) * len(downs)
+        if examined > budget:
+            return None
+        for right in rights:
+            for down in downs:
                 three = p + right + down
-                for last in by_all_but_last.get(diagonal_key(three), ()):
+                lasts = by_all_but_last.get(diagonal_key(three), ())
+                examined += len(lasts)
+                if examined > budget:
+                    return None
+                for last in lasts:
                     grid = whole(three + last)
                     if len(set(map(piece.__getitem__, grid))) == size:
                         larger.append(grid)
-                        if len(larger) > MAX_PATCHES:
-                            return None
     return larger
 
 
