@@ -578,3 +578,28 @@ def test_the_status_line_counts_what_is_found(tmp_path, scratch):
     line = seen.decode().split("\r")[1]
     assert proc.returncode == 4 and re.match(r"count: solve phase, [\d,]+ solutions so far, [\d,]+ up_to_rotation so far, "
                                              r"2 s \(Ctrl-C stops\)", line), seen
+
+
+def _sleeps_then(seconds: float, answer: object) -> object:
+    time.sleep(seconds)
+    if isinstance(answer, Exception):
+        raise answer
+    return answer
+
+
+def test_a_race_ends_with_its_first_finisher():
+    """`first_forked` (count's race): the first child to end answers and the others are killed at once;
+    an error that ends first is raised, not hidden behind a slower answer; past the limit, a timeout."""
+    from functools import partial
+
+    from puzzlesat.backends.forking import first_forked
+    from puzzlesat.core.errors import PuzzlesatError, SolverTimeout
+
+    start = time.perf_counter()
+    assert first_forked([partial(_sleeps_then, 30, "slow"), partial(_sleeps_then, 0.1, "quick")], 60, "x") == (1, "quick")
+    assert time.perf_counter() - start < 5
+    with pytest.raises(PuzzlesatError, match="wrong"):
+        first_forked([partial(_sleeps_then, 0.1, PuzzlesatError("wrong")), partial(_sleeps_then, 30, "late")], 60, "x")
+    with pytest.raises(SolverTimeout):
+        first_forked([partial(_sleeps_then, 30, "late")], 0.3, "x")
+    assert time.perf_counter() - start < 10

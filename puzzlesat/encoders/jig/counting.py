@@ -120,7 +120,8 @@ def _compiled_counts(instance: JigInstance, keep: int, workers: int) -> Counted:
         total, found = tables.count(keep=keep)
         return _counted(instance, total, "compiled search", found)
     total, found = 0, []
-    outcomes = sorted(run_each([partial(tables.count, part, parts, keep) for part in range(parts)], workers, None))
+    share = -(-keep // parts)  # each part keeps its share: the layouts come back through a pipe
+    outcomes = sorted(run_each([partial(tables.count, part, parts, share) for part in range(parts)], workers, None))
     for _, outcome in outcomes:
         if outcome.status != "OK" or outcome.value is None:
             raise PuzzlesatError(f"compiled search: a part ended {outcome.status} {outcome.error}".strip())
