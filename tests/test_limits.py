@@ -525,14 +525,12 @@ def test_a_timeout_inside_a_forked_call_stays_a_timeout():
         run_forked([_times_out], 10, "pysat:glucose4")
 
 
-def test_long_work_shows_a_status_line_on_a_terminal_only(tmp_path, scratch):
-    """`count --cubes 4` on zhurgut_9x9 ran 61 s without a line (issue 35): on a terminal, the phase and
-    the time, rewritten in place and wiped before any other output; nothing in a pipe or with --json."""
+def stderr_on_a_terminal(args: list[str], scratch: Path) -> tuple[int, str]:
+    """Run ``puzzlesat ARGS`` with its stderr on a pseudo-terminal: (exit code, all it wrote there)."""
     import pty
 
     master, slave = pty.openpty()
-    proc = subprocess.Popen([EXE, "count", "jig", JIG_10, "--timeout", "3.5"], stdout=subprocess.PIPE, stderr=slave,
-                            env=dict(os.environ, TMPDIR=str(scratch)))
+    proc = subprocess.Popen([EXE, *args], stdout=subprocess.PIPE, stderr=slave, env=dict(os.environ, TMPDIR=str(scratch)))
     os.close(slave)
     seen = b""
     while True:
@@ -543,10 +541,16 @@ def test_long_work_shows_a_status_line_on_a_terminal_only(tmp_path, scratch):
         if not chunk:
             break
         seen += chunk
-    proc.wait(30)
+    code = proc.wait(30)
     os.close(master)
-    text = seen.decode()
-    assert proc.returncode == 4 and "\rcount: " in text and " phase, 2 s (Ctrl-C stops)" in text, text
+    return code, seen.decode()
+
+
+def test_long_work_shows_a_status_line_on_a_terminal_only(tmp_path, scratch):
+    """`count --cubes 4` on zhurgut_9x9 ran 61 s without a line (issue 35): on a terminal, the phase and
+    the time, rewritten in place and wiped before any other output; nothing in a pipe or with --json."""
+    code, text = stderr_on_a_terminal(["count", "jig", JIG_10, "--timeout", "3.5"], scratch)
+    assert code == 4 and "\rcount: " in text and " phase, 2 s (Ctrl-C stops)" in text, text
     assert text.endswith("\r\x1b[Kpuzzlesat: error: " + text.rsplit("puzzlesat: error: ", 1)[1]), text
     code, _, err, _ = run("count", "jig", JIG_10, "--timeout", "3.5", tmp=scratch)
     assert code == 4 and "phase," not in err and "\r" not in err
@@ -555,28 +559,12 @@ def test_long_work_shows_a_status_line_on_a_terminal_only(tmp_path, scratch):
 def test_the_status_line_counts_what_is_found(tmp_path, scratch):
     """A count by enumeration says how many solutions each of its side-by-side searches has found
     (issue 35): a 5x5 jig of one tab type has far too many to count in 3.5 s."""
-    import pty
-
     from puzzlesat.encoders.jig.generate import generate
 
     (tmp_path / "one-type.jig").write_text(generate(5, 5, 1, 1))
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([EXE, "count", "jig", str(tmp_path / "one-type.jig"), "--timeout", "3.5"],
-                            stdout=subprocess.PIPE, stderr=slave, env=dict(os.environ, TMPDIR=str(scratch)))
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    proc.wait(30)
-    os.close(master)
-    line = seen.decode().split("\r")[1]
-    assert proc.returncode == 4 and re.match(r"count: solve phase, [\d,]+ solutions so far, [\d,]+ up_to_rotation so far, "
+    code, seen = stderr_on_a_terminal(["count", "jig", str(tmp_path / "one-type.jig"), "--timeout", "3.5"], scratch)
+    line = seen.split("\r")[1]
+    assert code == 4 and re.match(r"count: solve phase, [\d,]+ solutions so far, [\d,]+ up_to_rotation so far, "
                                              r"2 s \(Ctrl-C stops\)", line), seen
 
 
