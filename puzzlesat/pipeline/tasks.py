@@ -186,6 +186,9 @@ def _counts_of(task: Task, request: Request, instance: Any) -> Report:
 #: 200 random jigs (bench/jig_family.py), and its compiled parts lost half the cores to the enumeration
 #: on the largest (zhurgut_13x9: 27 s raced, 13 s alone); the enumeration still runs on what is left
 RACE_NICENESS = 5
+#: how long the puzzle's own search runs alone before the race starts: the family's median jig takes
+#: the plain search 12 ms, and a race's forks cost about 25 ms more
+QUICK_SEARCH = 0.05
 
 
 def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) -> Report:
@@ -196,6 +199,11 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
     puzzle = request.puzzle
     if type(puzzle).search_count is Puzzle.search_count:
         return task.count(replace(request, race_search=False), instance, watch)
+    with watch.phase("search"):  # most searches end in milliseconds: no race (and no fork) for them
+        quick = puzzle.search_count(instance, QUICK_SEARCH)
+    if quick is not None:
+        return _count_report(request, instance, watch, quick[0], {}, (quick[1],), Claims(request, watch), quick[1],
+                             True, ())
 
     def by_backend() -> Report:
         os.nice(RACE_NICENESS)
@@ -205,7 +213,7 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
     def by_search() -> tuple[dict[str, int], str, dict[str, float]]:
         searching = Stopwatch()
         with searching.phase("search"):
-            searched = puzzle.search_count(instance)
+            searched = puzzle.search_count(instance)  # past QUICK_SEARCH: may go compiled
         assert searched is not None, "raced only when the puzzle has a search"
         return searched[0], searched[1], searching.times
 

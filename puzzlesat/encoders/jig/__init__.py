@@ -79,12 +79,15 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
         counted = reference_counts(instance, keep=0)
         return dict(zip(self.count_labels, (counted.layouts, counted.classes)))
 
-    def search_count(self, instance: JigInstance) -> tuple[dict[str, int], str]:
+    def search_count(self, instance: JigInstance, seconds: float | None = None) -> tuple[dict[str, int], str] | None:
         """The reference's counts, each layout it counted checked (those it kept, or all of them again
-        in a second pass when there were more than it keeps)."""
-        from .counting import every_layout, reference_counts
+        in a second pass when there were more than it keeps); with ``seconds``, the plain search's if it
+        ends that soon, else None."""
+        from .counting import every_layout, quick_counts, reference_counts
 
-        counted = reference_counts(instance)
+        counted = reference_counts(instance) if seconds is None else quick_counts(instance, seconds)
+        if counted is None:
+            return None
         checked = 0
         for placed in counted.found if counted.complete else every_layout(instance):
             problems = self.check(instance, self.solution_from(instance, placed))

@@ -75,6 +75,19 @@ def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | N
     return _counted(instance, total, "plain search", found)
 
 
+def quick_counts(instance: JigInstance, seconds: float) -> Counted | None:
+    """The plain search's counts and every layout, if it ends within ``seconds`` (most jigs: a few
+    milliseconds); None when it does not, or where no timer can stop it (not the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        with _interrupted_after(seconds):
+            found = list(layouts(instance))
+    except _TimeIsUp:
+        return None
+    return _counted(instance, len(found), "plain search", found)
+
+
 class _TimeIsUp(Exception):
     """The plain search's time is up: the compiled search takes over."""
 
