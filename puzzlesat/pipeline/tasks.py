@@ -211,6 +211,7 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
         return replace(report, draw=None)  # drawn by the parent (a function does not cross the pipe)
 
     def by_search() -> tuple[dict[str, int], str, dict[str, float]]:
+        progress_slot(2)  # beside the enumeration's two side-by-side counts
         searching = Stopwatch()
         with searching.phase("search"):
             searched = puzzle.search_count(instance)  # past QUICK_SEARCH: may go compiled

@@ -25,6 +25,7 @@ from functools import partial
 
 from ...core.errors import PuzzlesatError
 from ...core.runner import run_each
+from ...core.supervisor import report_progress
 from .compiled import fits
 from .instance import JigInstance
 from .reference import Layout, layouts
@@ -134,8 +135,11 @@ def _compiled_counts(instance: JigInstance, keep: int, workers: int) -> Counted:
         return _counted(instance, total, "compiled search", found)
     total, found = 0, []
     share = -(-keep // parts)  # each part keeps its share: the layouts come back through a pipe
-    outcomes = sorted(run_each([partial(tables.count, part, parts, share) for part in range(parts)], workers, None))
-    for _, outcome in outcomes:
+    outcomes = []
+    for number, outcome in run_each([partial(tables.count, part, parts, share) for part in range(parts)], workers, None):
+        outcomes.append((number, outcome))
+        report_progress(f"search: {len(outcomes)} of {parts} parts done")
+    for _, outcome in sorted(outcomes):
         if outcome.status != "OK" or outcome.value is None:
             raise PuzzlesatError(f"compiled search: a part ended {outcome.status} {outcome.error}".strip())
         total += outcome.value[0]
