@@ -10,12 +10,11 @@ from typing import Any
 from ..backends import get_backend
 from ..backends.base import Capability
 from ..backends.forking import call_with_timeout
-from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
 from ..core.timing import UNLIMITED, Stopwatch
 from .crosscheck import CERTIFIED, Method, Outcome
 from .optimize import METHODS
-from .report import Report
+from .report import Report, answered
 from .request import Request, certifying
 
 #: a task's solve, and its reference (the solver-free answers, see :meth:`~.tasks.Task.reference`)
@@ -106,13 +105,9 @@ def plan_optima(request: Request, instance: Any, backends: list[str], solve: Sol
     return methods
 
 
-def count_answers(puzzle: Puzzle[Any, Any, Any], base: EncoderOptions,
-                  counter: Callable[[EncoderOptions], int]) -> tuple[str, dict[str, int]]:
-    """(status, counts): every count the puzzle reports (a tiling's solutions and its symmetry
-    classes), each by ``counter`` with the options of that count; the status is UNSAT when there is no
-    solution at all."""
-    counts = {label: counter(options) for label, options in puzzle.count_variants(base)}
-    return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts
+def count_outcome(counts: dict[str, int]) -> Outcome:
+    """A counting method's outcome: its counts by label, SAT when the first finds a solution at all."""
+    return answered(next(iter(counts.values()))).value, counts, ""
 
 
 def plan_counts(request: Request, instance: Any, backends: list[str],
@@ -121,16 +116,11 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
     on every backend and encoding."""
     puzzle = request.puzzle
 
-    def reference_counts() -> Outcome:
-        counts = puzzle.reference_counts(instance, request.options)
-        return ("SAT" if next(iter(counts.values())) else "UNSAT"), counts, ""
-
-    methods = [reference_method(reference_counts)]
+    methods = [reference_method(lambda: count_outcome(puzzle.reference_counts(instance, request.options)))]
     for name, counter in puzzle.other_counts().items():
         def other(limit: float | None, counter: Callable[[Any, Any], int] = counter, name: str = name) -> Outcome:
-            return call_with_timeout(lambda: (*count_answers(puzzle, request.options,
-                                                             lambda options: counter(instance, options)), ""),
-                                     limit, name)
+            return call_with_timeout(lambda: count_outcome({label: counter(instance, options) for label, options
+                                                            in puzzle.count_variants(request.options)}), limit, name)
         methods.append(Method(name, name, other))
     for name in backends:
         for kind in encodings_of(puzzle, name):

@@ -202,8 +202,7 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
     with watch.phase("search"):  # most searches end in milliseconds: no race (and no fork) for them
         quick = puzzle.search_count(instance, QUICK_SEARCH)
     if quick is not None:
-        return _count_report(request, instance, watch, quick[0], {}, (quick[1],), Claims(request, watch), quick[1],
-                             True, ())
+        return _searched_report(request, instance, watch, *quick)
 
     def by_backend() -> Report:
         os.nice(RACE_NICENESS)
@@ -230,6 +229,11 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
         return replace(result, times=watch.times, draw=partial(puzzle.picture, instance))
     counts, method, times = result
     watch.times.update(times)
+    return _searched_report(request, instance, watch, counts, method)
+
+
+def _searched_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], method: str) -> Report:
+    """The report of counts made by the puzzle's own search: no formula, every solution checked."""
     return _count_report(request, instance, watch, counts, {}, (method,), Claims(request, watch), method, True, ())
 
 
