@@ -115,9 +115,10 @@ def test_without_numba_every_jig_is_still_counted(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     done = subprocess.run([sys.executable, "-c", (
         "from puzzlesat.encoders.jig import counting\n"
+        "from puzzlesat.core.compiled import compiled_available\n"
         "from puzzlesat.encoders.jig.instance import parse\n"
         f"instance = parse(open({str(INSTANCES / 'jig' / 'zhurgut_12x7.jig')!r}).read(), 'x')\n"
         "counted = counting.reference_counts(instance, plain_seconds=0)\n"
-        "print(counting.compiled_available(), counted.layouts, counted.classes, counted.method)")],
+        "print(compiled_available(), counted.layouts, counted.classes, counted.method)")],
         env=env, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "4", "2", "plain", "search"]

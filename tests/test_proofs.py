@@ -4,7 +4,8 @@ The checker is tested harder than anything else: on real proofs of every PySAT s
 the CaDiCaL binary's, binary format), on planted faults that must each be rejected, and on random small
 formulas with mutated proofs, where every accepted proof must belong to a formula that brute force finds
 unsatisfiable (soundness) and every proof a naive forward checker accepts must be accepted (completeness
-on deletion-free proofs).
+on deletion-free proofs). Every one of these runs on both cores, the pure-Python one and the compiled
+one, and the two are held to the same verdicts: the same lemmas checked, the same failing step.
 """
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import os
 import random
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +26,8 @@ from puzzlesat.backends import get_backend
 from puzzlesat.backends.pysat_backend import PROOF_WRITERS
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.pipeline.steps import load
-from puzzlesat.proofs.checker import ProofRejected, check_proof
+from puzzlesat.proofs import checker
+from puzzlesat.proofs.checker import ProofRejected, Verdict, check_proof
 from puzzlesat.proofs.reading import ProofFormatError, Step, read_proof
 from tests.tools.proofs import naive_drup, satisfiable, write_binary
 
@@ -32,6 +36,34 @@ AQUARIUM_15 = str(INSTANCES / "aquarium" / "pa-15x15-hard-1013539.txt")
 
 #: (a or b), (a or not b), (not a or c), (not a or not c): unsatisfiable, and "a" is its one lemma
 SMALL = [[1, 2], [1, -2], [-1, 3], [-1, -3]]
+#: the checker's cores (the compiled one needs numba: the `fast` extra, which the tests install)
+CORES = ["python", "compiled"]
+
+
+@pytest.fixture(params=CORES)
+def core(request):
+    return request.param
+
+
+def verdicts(formula: list[list[int]], proof: list[Step]) -> tuple[Verdict | str, Verdict | str]:
+    """Both cores' answers: a verdict, or the rejection's message."""
+    answers: list[Verdict | str] = []
+    for name in CORES:
+        try:
+            answers.append(check_proof(formula, proof, core=name))
+        except ProofRejected as exc:
+            answers.append(str(exc))
+    return answers[0], answers[1]
+
+
+def same_verdicts(formula: list[list[int]], proof: list[Step]) -> Verdict | str:
+    """The answer both cores give, failing when they differ in anything but time and name."""
+    python, compiled = verdicts(formula, proof)
+    if isinstance(python, Verdict) and isinstance(compiled, Verdict):
+        assert (python.lemmas, python.checked) == (compiled.lemmas, compiled.checked), (formula, proof)
+    else:
+        assert python == compiled, (formula, proof)
+    return python
 
 
 def steps(*clauses: list[int], deleted: tuple[int, ...] = ()) -> list[Step]:
@@ -90,90 +122,96 @@ def test_malformed_proofs_name_where(proof, where):
 
 @pytest.mark.parametrize("solver", sorted(PROOF_WRITERS))
 def test_every_proof_writer_is_accepted(solver):
+    """By both cores alike, which check the same lemmas of each proof."""
     formulas = [PHP(5).clauses, aquarium_uniqueness()] + [random_3sat(50, 250, seed) for seed in range(4)]
     for formula in formulas:
         proof = proof_of(formula, solver)
         if proof is None:
             continue
-        verdict = check_proof(formula, proof)
+        verdict = same_verdicts(formula, proof)
+        assert isinstance(verdict, Verdict)
         assert 0 < verdict.checked <= verdict.lemmas or verdict.lemmas == 0
         assert check_proof(formula, read_proof(write_binary(proof))).checked == verdict.checked
 
 
-def test_maplesat_proofs_fail_both_checkers():
+def test_maplesat_proofs_fail_both_checkers(core):
     """Why MapleSAT is not a proof writer: its proofs fail our check and the naive one alike."""
     with Solver(name="maplesat", bootstrap_with=PHP(5).clauses, with_proof=True) as s:
         assert not s.solve()
         proof = read_proof(s.get_proof())
     assert not naive_drup(PHP(5).clauses, proof)
     with pytest.raises(ProofRejected):
-        check_proof(PHP(5).clauses, proof)
+        check_proof(PHP(5).clauses, proof, core=core)
 
 
-def test_backward_checking_skips_lemmas_nothing_needs():
+def test_backward_checking_skips_lemmas_nothing_needs(core):
     proof = proof_of(PHP(6).clauses, "cadical195")
     assert proof is not None
-    verdict = check_proof(PHP(6).clauses, proof)
-    assert verdict.checked < verdict.lemmas
+    verdict = check_proof(PHP(6).clauses, proof, core=core)
+    assert verdict.checked < verdict.lemmas and verdict.core == core
 
 
-def test_rat_lemmas_are_checked_on_their_first_literal():
+def test_rat_lemmas_are_checked_on_their_first_literal(core):
     # 5 is fresh: "5 1" is RAT on 5 (no clause holds -5), and then "-5 1" is RUP
-    assert check_proof(SMALL, steps([5, 1], [-5, 1], [1], [])).checked >= 1
+    assert check_proof(SMALL, steps([5, 1], [-5, 1], [1], []), core=core).checked >= 1
     # with (-5 or 7) in the formula, "5" then "-7" conflict at the top level, but "-7" (checked first,
     # backwards) is neither RUP nor RAT on -7: its resolvent with (-5 or 7) is (-7 or -5), not RUP
-    with pytest.raises(ProofRejected, match="neither RUP nor RAT on -7"):
-        check_proof(SMALL + [[-5, 7]], steps([5], [-7], []))
+    with pytest.raises(ProofRejected, match=r"step 2 \(-7 0\): neither RUP nor RAT on -7 \(its resolvent with clause "
+                                            r"7 -5 0 is not RUP\)"):
+        check_proof(SMALL + [[-5, 7]], steps([5], [-7], []), core=core)
 
 
 # -- planted faults: each one is rejected
 
 
-def test_planted_faults_on_a_small_formula():
-    assert check_proof(SMALL, steps([1], [])).checked == 1
-    with pytest.raises(ProofRejected, match="empty clause is not implied"):  # the one lemma dropped
-        check_proof(SMALL, steps([]))
+def test_planted_faults_on_a_small_formula(core):
+    assert check_proof(SMALL, steps([1], []), core=core).checked == 1
+    with pytest.raises(ProofRejected, match="step 1: the empty clause is not implied"):  # the one lemma dropped
+        check_proof(SMALL, steps([]), core=core)
     with pytest.raises(ProofRejected, match="neither RUP nor RAT"):  # lemmas that follow from nothing
-        check_proof(SMALL, steps([7], [-7], []))
+        check_proof(SMALL, steps([7], [-7], []), core=core)
     with pytest.raises(ProofRejected, match="neither RUP nor RAT"):  # a needed clause deleted first
-        check_proof(SMALL, steps([1, 2], [1], [], deleted=(0,)))
+        check_proof(SMALL, steps([1, 2], [1], [], deleted=(0,)), core=core)
     with pytest.raises(ProofRejected, match="empty clause is not implied"):  # a satisfiable formula
-        check_proof(SMALL[:3], steps([1], []))
+        check_proof(SMALL[:3], steps([1], []), core=core)
     with pytest.raises(ProofRejected, match="does not refute"):  # no empty clause at all
-        check_proof(SMALL[:3], steps([1]))
+        check_proof(SMALL[:3], steps([1]), core=core)
+    # deletions: of a clause that is not there, of a tautology, and of the empty clause change nothing
+    assert check_proof(SMALL, steps([5, 6], [2, -2], [], [1], [], deleted=(0, 1, 2)), core=core).checked == 1
 
 
 @pytest.mark.parametrize("solver", ["glucose4", "cadical195", "lingeling"])
-def test_planted_faults_in_real_proofs(solver):
+def test_planted_faults_in_real_proofs(solver, core):
     formula = PHP(5).clauses
     proof = proof_of(formula, solver)
     assert proof is not None
-    check_proof(formula, proof)
+    check_proof(formula, proof, core=core)
     # a proof of a satisfiable formula: the same proof, the formula short of clauses until it has a model
     fewer = list(formula)
     while not Solver(name="glucose4", bootstrap_with=fewer).solve():
         fewer.pop()
     with pytest.raises(ProofRejected):
-        check_proof(fewer, proof)
+        check_proof(fewer, proof, core=core)
     # a needed clause deleted before the first lemma: one whose loss leaves a model
     needed = next(c for c in formula if len(c) > 1 and Solver(name="glucose4",
                                                               bootstrap_with=[d for d in formula if d != c]).solve())
     with pytest.raises(ProofRejected):
-        check_proof(formula, [Step(tuple(needed), True)] + proof)
+        check_proof(formula, [Step(tuple(needed), True)] + proof, core=core)
     # every lemma dropped but the empty clause
     with pytest.raises(ProofRejected):
-        check_proof(formula, [Step(())])
+        check_proof(formula, [Step(())], core=core)
     # a proof of another formula
     with pytest.raises(ProofRejected):
-        check_proof(formula, proof_of(random_3sat(30, 200, 1)) or [])
+        check_proof(formula, proof_of(random_3sat(30, 200, 1)) or [], core=core)
 
 
 def test_random_proofs_are_sound_and_complete():
     """On small random formulas and mutated proofs: accepted only for unsatisfiable formulas; a proof
-    without deletions that the naive checker accepts is accepted."""
+    without deletions that the naive checker accepts is accepted; and both cores answer alike, to the
+    lemma and to the failing step's message."""
     rng = random.Random(25)
     accepted = rejected = 0
-    for case in range(400):
+    for case in range(1000):
         num_vars = rng.randint(4, 9)
         formula = random_3sat(num_vars, rng.randint(10, 45), case)
         base = proof_of(formula) or proof_of(random_3sat(num_vars, 60, case + 10_000)) or [Step(())]
@@ -193,15 +231,41 @@ def test_random_proofs_are_sound_and_complete():
                 proof.insert(where, Step(tuple(v * rng.choice((1, -1)) for v in rng.sample(range(1, num_vars + 1), 2))))
             if not proof:
                 proof = [Step(())]
-        try:
-            check_proof(formula, proof)
-        except ProofRejected:
+        if isinstance(same_verdicts(formula, proof), str):
             rejected += 1
             assert not (naive_drup(formula, proof) and not any(s.deletion for s in proof)), (formula, proof)
             continue
         accepted += 1
         assert not satisfiable(formula), (formula, proof)
-    assert accepted > 50 and rejected > 50
+    assert accepted > 100 and rejected > 100
+
+
+def test_the_check_goes_compiled_when_python_takes_long(monkeypatch):
+    """By default the pure-Python core checks first, and one still checking after PLAIN_SECONDS gives way
+    to the compiled core, which answers the same."""
+    formula = aquarium_uniqueness()
+    proof = proof_of(formula, "cadical195")
+    assert proof is not None
+    assert check_proof(formula, proof).core == "python"
+    monkeypatch.setattr(checker, "PLAIN_SECONDS", 1e-6)
+    quick = check_proof(formula, proof)
+    assert quick.core == "compiled" and quick.checked == check_proof(formula, proof, core="python").checked
+
+
+def test_without_numba_the_python_core_checks(tmp_path):
+    """A plain install (no `fast` extra): every check runs in pure Python, however long it takes."""
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['numba'] = None\n")
+    done = subprocess.run([sys.executable, "-c", (
+        "from pysat.examples.genhard import PHP\n"
+        "from pysat.solvers import Solver\n"
+        "from puzzlesat.proofs import checker\n"
+        "from puzzlesat.proofs.reading import read_proof\n"
+        "checker.PLAIN_SECONDS = 1e-6\n"
+        "s = Solver(name='glucose4', bootstrap_with=PHP(5).clauses, with_proof=True)\n"
+        "assert not s.solve()\n"
+        "print(checker.check_proof(PHP(5).clauses, read_proof(s.get_proof())).core)")],
+        env=dict(os.environ, PYTHONPATH=str(tmp_path)), capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["python"]
 
 
 # -- --certify

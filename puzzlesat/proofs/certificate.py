@@ -19,6 +19,9 @@ class Certificate:
     lemmas: int  # lemmas in its proof
     checked: int  # lemmas the refutation needed, each checked
     seconds: float  # reading and checking the proof
+    #: the checker's cores that accepted it ("python", "compiled", both for a joined certificate; none
+    #: for a claim that needed no proof)
+    cores: tuple[str, ...] = ()
 
     @staticmethod
     def joined(parts: Sequence[Certificate | None]) -> Certificate | None:
@@ -29,10 +32,12 @@ class Certificate:
         proven = [part for part in parts if part is not None]
         by = ", ".join(dict.fromkeys(part.by for part in proven))
         return Certificate(by, sum(p.lemmas for p in proven), sum(p.checked for p in proven),
-                           sum(p.seconds for p in proven))
+                           sum(p.seconds for p in proven), tuple(sorted({core for p in proven for core in p.cores})))
 
     def describe(self) -> str:
-        return f"certified: {self.checked:,} of {self.lemmas:,} lemmas checked in {self.seconds:.2f} s"
+        named = [{"python": "pure-Python"}.get(core, core) for core in self.cores]
+        by = f" by the {' and '.join(named)} checker{'s' * (len(named) > 1)}" if named else ""
+        return f"certified: {self.checked:,} of {self.lemmas:,} lemmas checked in {self.seconds:.2f} s{by}"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self) | {"seconds": round(self.seconds, 6)}
@@ -46,4 +51,4 @@ def certify(formula: Iterable[Sequence[int]], proof: bytes | str | Iterable[str]
         verdict = check_proof(formula, read_proof(proof, f"{by}'s proof"))
     except ProofRejected as exc:
         raise ProofRejected(f"{by}: its UNSAT proof was rejected: {exc}") from None
-    return Certificate(by, verdict.lemmas, verdict.checked, time.perf_counter() - start)
+    return Certificate(by, verdict.lemmas, verdict.checked, time.perf_counter() - start, (verdict.core,))

@@ -22,20 +22,35 @@ Deleting a clause that is the reason of a top-level unit is ignored, as drat-tri
 deletes satisfied reasons): keeping a clause only makes the formula stronger, and every clause kept is
 itself part of the refutation's premises, so the check stays sound.
 
+Two cores run this check: this module's, in pure Python, and :mod:`.compiled`'s, the same algorithm
+compiled by numba (the ``fast`` extra), some ten times faster but with about 0.35 s of start-up. By
+default a check starts in Python and starts again compiled once it has taken :data:`PLAIN_SECONDS`
+(:mod:`~puzzlesat.core.compiled`). Both walk alike, so they check the same lemmas and fail at the same
+step with the same message.
+
 Sizes: every clause and lemma is a Python list of ints (about 60 bytes plus 8 per literal) with two watch
 entries, so memory is about 100-150 bytes per clause plus the literals; a proof of a million lemmas of
-length 30 needs about 0.5 GB. Speed is measured in BENCHMARKS.md.
+length 30 needs about 0.5 GB (the compiled core: 8 bytes a literal, about 100 a clause). Speed is
+measured in BENCHMARKS.md.
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from ..core.compiled import TimeIsUp, compiled_available, interrupted_after
 from ..core.errors import PuzzlesatError
 from .reading import Step
 
 _ADD, _DELETE, _KEPT = 0, 1, 2  # a lemma; a deletion carried out; a deletion of a reason, ignored
+
+#: how long a check runs in pure Python before the compiled core (where numba is installed) takes over:
+#: about numba's start-up, so that a check never takes more than twice what the better core would
+PLAIN_SECONDS = 0.3
+
+Core = Literal["auto", "python", "compiled"]
 
 
 class ProofRejected(PuzzlesatError):
@@ -49,6 +64,7 @@ class Verdict:
     lemmas: int  # lemmas in the proof
     checked: int  # lemmas the refutation needed, each checked (RUP or RAT)
     seconds: float
+    core: str  # which core checked: "python" or "compiled"
 
 
 class _Database:
@@ -196,7 +212,7 @@ class _Database:
 
     def repropagate(self) -> int:
         """Reread the whole trail (and the unit clauses): the exact fixpoint; a conflict clause, or -1."""
-        for cid in self.units:
+        for cid in sorted(self.units):  # oldest first, as the compiled core does
             literal = self.clauses[cid][0]
             if self.value[literal] == 0:
                 self.assign(literal, cid)
@@ -238,9 +254,50 @@ class _Database:
         self.mark_reasons(self.clauses[cid])
 
 
-def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step]) -> Verdict:
-    """Check that ``proof`` refutes ``formula``; a :class:`ProofRejected` names the failing step."""
-    return _Checker(list(formula), proof).run()
+def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step], core: Core = "auto") -> Verdict:
+    """Check that ``proof`` refutes ``formula``; a :class:`ProofRejected` names the failing step. ``core``:
+    ``python``, ``compiled`` (numba must be installed), or ``auto``: Python for :data:`PLAIN_SECONDS`,
+    then compiled where it can be."""
+    clauses = list(formula)
+    if core == "compiled":
+        return _compiled_check(clauses, proof)
+    if core == "auto" and compiled_available():
+        try:
+            with interrupted_after(PLAIN_SECONDS):
+                return _Checker(clauses, proof).run()
+        except TimeIsUp:
+            return _compiled_check(clauses, proof)
+    return _Checker(clauses, proof).run()
+
+
+def _compiled_check(formula: list[Sequence[int]], proof: Sequence[Step]) -> Verdict:
+    """The compiled core's check, its verdict told as the Python core tells it."""
+    from . import compiled
+
+    start = time.perf_counter()
+    verdict, number, checked, lemmas, resolved = compiled.run(formula, proof)
+    if verdict == compiled.EMPTY_NOT_IMPLIED:
+        raise ProofRejected(_empty_not_implied(number))
+    if verdict == compiled.NO_REFUTATION:
+        raise ProofRejected(_NO_REFUTATION)
+    if verdict == compiled.NOT_RAT:
+        raise ProofRejected(_not_rat(number, proof[number - 1].literals, resolved))
+    if verdict == compiled.INTERNAL:
+        raise AssertionError(f"the compiled checker's top level conflicts early, at proof step {number}")
+    return Verdict(lemmas, checked, time.perf_counter() - start, "compiled")
+
+
+def _empty_not_implied(number: int) -> str:
+    return f"proof step {number}: the empty clause is not implied (unit propagation on the clauses so far finds no conflict)"
+
+
+_NO_REFUTATION = ("the proof does not refute the formula: unit propagation on the formula with every lemma finds no "
+                  "conflict (no empty clause derived)")
+
+
+def _not_rat(number: int, lemma: Sequence[int], resolved: Sequence[int]) -> str:
+    return (f"proof step {number} ({' '.join(map(str, lemma))} 0): neither RUP nor RAT on {lemma[0]} (its resolvent "
+            f"with clause {' '.join(map(str, resolved))} 0 is not RUP)")
 
 
 class _Checker:
@@ -264,7 +321,7 @@ class _Checker:
             self.db.conflict_at(conflict)
             checked = self._backward(stop)
         lemmas = sum(1 for step in self.proof if not step.deletion)
-        return Verdict(lemmas, checked, time.perf_counter() - self.start)
+        return Verdict(lemmas, checked, time.perf_counter() - self.start, "python")
 
     def _new(self, literals: Iterable[int]) -> int | None:
         """A clause with repeated literals merged, or None for a tautology (true under every assignment,
@@ -298,8 +355,7 @@ class _Checker:
                 continue
             cid = self._new(step.literals)
             if cid == -1:  # the empty clause, but propagation has found no conflict
-                raise ProofRejected(f"proof step {number}: the empty clause is not implied (unit propagation "
-                                    "on the clauses so far finds no conflict)")
+                raise ProofRejected(_empty_not_implied(number))
             self.done.append(None if cid is None else (_ADD, cid))
             if cid is None:
                 continue
@@ -309,8 +365,7 @@ class _Checker:
                 conflict = db.propagate()
             if conflict >= 0:
                 return conflict, number
-        raise ProofRejected("the proof does not refute the formula: unit propagation on the formula with "
-                            "every lemma finds no conflict (no empty clause derived)")
+        raise ProofRejected(_NO_REFUTATION)
 
     def _delete(self, literals: tuple[int, ...]) -> tuple[int, int] | None:
         """Delete the latest alive clause with these literals, unless it is a top-level reason."""
@@ -400,6 +455,4 @@ class _Checker:
             if any(-lit in resolvent for lit in resolvent):
                 continue  # a tautology
             if not self._implied(resolvent):
-                shown = " ".join(map(str, self.proof[number - 1].literals))
-                raise ProofRejected(f"proof step {number} ({shown} 0): neither RUP nor RAT on {pivot} (its "
-                                    f"resolvent with clause {' '.join(map(str, literals))} 0 is not RUP)")
+                raise ProofRejected(_not_rat(number, self.proof[number - 1].literals, literals))

@@ -14,15 +14,13 @@ cell's one layout is its own class. (The exact cover counts classes through stab
 """
 from __future__ import annotations
 
-import importlib.util
 import os
-import signal
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
+from ...core.compiled import TimeIsUp, compiled_available, interrupted_after
 from ...core.errors import PuzzlesatError
 from ...core.runner import run_each
 from ...core.supervisor import report_progress
@@ -50,11 +48,6 @@ class Counted:
         return len(self.found) == self.layouts
 
 
-def compiled_available() -> bool:
-    """Whether the compiled search can run here (the ``fast`` extra: numba)."""
-    return importlib.util.find_spec("numba") is not None
-
-
 def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | None = None,
                      plain_seconds: float = PLAIN_SECONDS) -> Counted:
     """Both counts of ``instance`` and up to ``keep`` of its layouts (the search's first ones), the plain
@@ -66,12 +59,12 @@ def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | N
     found: list[Layout] = []
     total = 0
     try:
-        with _interrupted_after(plain_seconds if compiled else None):
+        with interrupted_after(plain_seconds if compiled else None):
             for layout in layouts(instance):
                 total += 1
                 if len(found) < keep:
                     found.append(layout)
-    except _TimeIsUp:
+    except TimeIsUp:
         return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
     return _counted(instance, total, "plain search", found)
 
@@ -82,36 +75,11 @@ def quick_counts(instance: JigInstance, seconds: float) -> Counted | None:
     if threading.current_thread() is not threading.main_thread():
         return None
     try:
-        with _interrupted_after(seconds):
+        with interrupted_after(seconds):
             found = list(layouts(instance))
-    except _TimeIsUp:
+    except TimeIsUp:
         return None
     return _counted(instance, len(found), "plain search", found)
-
-
-class _TimeIsUp(Exception):
-    """The plain search's time is up: the compiled search takes over."""
-
-
-@contextmanager
-def _interrupted_after(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`_TimeIsUp` in the code run inside, ``seconds`` from now (None: never). A timer
-    signal, so the search's loop pays nothing for it; only in the main thread, where signals are
-    delivered (elsewhere, a Dask worker's thread, the plain search runs to the end)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def time_is_up(number: int, frame: object) -> None:
-        raise _TimeIsUp
-
-    previous = signal.signal(signal.SIGALRM, time_is_up)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def every_layout(instance: JigInstance) -> Iterator[Layout]:

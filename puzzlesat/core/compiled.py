@@ -1,0 +1,47 @@
+"""Plain first, compiled when it pays: how every kernel compiled by numba (the ``fast`` extra) is used.
+
+Importing numba and loading a cached kernel costs a process about 0.35 s, more than most jigs' whole
+search or most proofs' whole check take in pure Python. So such work starts in pure Python, and only work
+still running after a fraction of a second starts again compiled: the plain work thrown away is bounded
+by that fraction, and short work never pays numba's start. Without numba the plain code runs to the end.
+"""
+from __future__ import annotations
+
+import importlib.util
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+def compiled_available() -> bool:
+    """Whether numba can be imported here (the ``fast`` extra)."""
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except ValueError:  # a module set to None in sys.modules: an import of it fails
+        return False
+
+
+class TimeIsUp(Exception):
+    """The plain code's time is up: the compiled code takes over."""
+
+
+@contextmanager
+def interrupted_after(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`TimeIsUp` in the code run inside, ``seconds`` from now (None: never). A timer
+    signal, so the plain code's loop pays nothing for it; only in the main thread, where signals are
+    delivered (elsewhere, a Dask worker's thread, the plain code runs to the end)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def time_is_up(number: int, frame: object) -> None:
+        raise TimeIsUp
+
+    previous = signal.signal(signal.SIGALRM, time_is_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
