@@ -16,6 +16,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,9 +25,9 @@ from pysat.solvers import Solver
 
 from puzzlesat.backends import get_backend
 from puzzlesat.backends.pysat_backend import PROOF_WRITERS
+from puzzlesat.core import compiled as plain_then_compiled
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.pipeline.steps import load
-from puzzlesat.proofs import checker
 from puzzlesat.proofs.checker import ProofRejected, Verdict, check_proof
 from puzzlesat.proofs.reading import ProofFormatError, Step, read_proof
 from tests.tools.proofs import naive_drup, satisfiable, write_binary
@@ -247,9 +248,27 @@ def test_the_check_goes_compiled_when_python_takes_long(monkeypatch):
     proof = proof_of(formula, "cadical195")
     assert proof is not None
     assert check_proof(formula, proof).core == "python"
-    monkeypatch.setattr(checker, "PLAIN_SECONDS", 1e-6)
+    monkeypatch.setattr(plain_then_compiled, "PLAIN_SECONDS", 1e-6)
     quick = check_proof(formula, proof)
     assert quick.core == "compiled" and quick.checked == check_proof(formula, proof, core="python").checked
+
+
+def test_plain_code_is_let_go_on_while_it_says_it_ends_soon():
+    """The timer asks ``unless`` when time is up, and again every ASK_AGAIN while it says yes."""
+    asked = []
+
+    def soon() -> bool:
+        asked.append(time.perf_counter())
+        return len(asked) < 3
+
+    start = time.perf_counter()
+    with pytest.raises(plain_then_compiled.TimeIsUp):
+        with plain_then_compiled.interrupted_after(0.01, unless=soon):
+            while True:
+                pass
+    assert len(asked) == 3 and asked[-1] - start >= 0.01 + 2 * plain_then_compiled.ASK_AGAIN - 0.005
+    with plain_then_compiled.interrupted_after(0.001, unless=lambda: True):
+        time.sleep(0.05)  # let go on to the end
 
 
 def test_without_numba_the_python_core_checks(tmp_path):
@@ -260,7 +279,8 @@ def test_without_numba_the_python_core_checks(tmp_path):
         "from pysat.solvers import Solver\n"
         "from puzzlesat.proofs import checker\n"
         "from puzzlesat.proofs.reading import read_proof\n"
-        "checker.PLAIN_SECONDS = 1e-6\n"
+        "import puzzlesat.core.compiled\n"
+        "puzzlesat.core.compiled.PLAIN_SECONDS = 1e-6\n"
         "s = Solver(name='glucose4', bootstrap_with=PHP(5).clauses, with_proof=True)\n"
         "assert not s.solve()\n"
         "print(checker.check_proof(PHP(5).clauses, read_proof(s.get_proof())).core)")],

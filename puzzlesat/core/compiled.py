@@ -10,8 +10,17 @@ from __future__ import annotations
 import importlib.util
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+#: how long plain code runs before the compiled code takes over: about numba's start-up, so that work
+#: never takes much more than twice what the better of the two would have taken
+PLAIN_SECONDS = 0.25
+#: what starting compiled code costs a process that has not: importing numba (about 0.2 s here) and
+#: loading a kernel from numba's cache (0.15 s)
+COMPILED_START = 0.35
+#: how often plain code that was let go on past its time is asked again
+ASK_AGAIN = 0.1
 
 
 def compiled_available() -> bool:
@@ -27,15 +36,19 @@ class TimeIsUp(Exception):
 
 
 @contextmanager
-def interrupted_after(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`TimeIsUp` in the code run inside, ``seconds`` from now (None: never). A timer
-    signal, so the plain code's loop pays nothing for it; only in the main thread, where signals are
-    delivered (elsewhere, a Dask worker's thread, the plain code runs to the end)."""
+def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda: False) -> Iterator[None]:
+    """Raise :class:`TimeIsUp` in the code run inside, ``seconds`` from now (None: never), or later: while
+    ``unless()`` says the plain code will soon be done, it is asked again every tenth of a second. A
+    timer signal, so the plain code's loop pays nothing for it; only in the main thread, where signals
+    are delivered (elsewhere, a Dask worker's thread, the plain code runs to the end)."""
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def time_is_up(number: int, frame: object) -> None:
+        if unless():
+            signal.setitimer(signal.ITIMER_REAL, ASK_AGAIN)
+            return
         raise TimeIsUp
 
     previous = signal.signal(signal.SIGALRM, time_is_up)

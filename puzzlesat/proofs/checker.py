@@ -24,7 +24,8 @@ itself part of the refutation's premises, so the check stays sound.
 
 Two cores run this check: this module's, in pure Python, and :mod:`.compiled`'s, the same algorithm
 compiled by numba (the ``fast`` extra), some ten times faster but with about 0.35 s of start-up. By
-default a check starts in Python and starts again compiled once it has taken :data:`PLAIN_SECONDS`
+default a check starts in Python and starts again compiled once it has taken a quarter second, unless
+its pace so far says it ends sooner than the compiled core could start
 (:mod:`~puzzlesat.core.compiled`). Both walk alike, so they check the same lemmas and fail at the same
 step with the same message.
 
@@ -40,15 +41,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..core import compiled as plain_then_compiled
 from ..core.compiled import TimeIsUp, compiled_available, interrupted_after
 from ..core.errors import PuzzlesatError
 from .reading import Step
 
 _ADD, _DELETE, _KEPT = 0, 1, 2  # a lemma; a deletion carried out; a deletion of a reason, ignored
-
-#: how long a check runs in pure Python before the compiled core (where numba is installed) takes over:
-#: about numba's start-up, so that a check never takes more than twice what the better core would
-PLAIN_SECONDS = 0.3
 
 Core = Literal["auto", "python", "compiled"]
 
@@ -256,15 +254,17 @@ class _Database:
 
 def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step], core: Core = "auto") -> Verdict:
     """Check that ``proof`` refutes ``formula``; a :class:`ProofRejected` names the failing step. ``core``:
-    ``python``, ``compiled`` (numba must be installed), or ``auto``: Python for :data:`PLAIN_SECONDS`,
-    then compiled where it can be."""
+    ``python``, ``compiled`` (numba must be installed), or ``auto``: Python for
+    :data:`~puzzlesat.core.compiled.PLAIN_SECONDS`, then compiled where it can be."""
     clauses = list(formula)
     if core == "compiled":
         return _compiled_check(clauses, proof)
     if core == "auto" and compiled_available():
+        checker = _Checker(clauses, proof)
         try:
-            with interrupted_after(PLAIN_SECONDS):
-                return _Checker(clauses, proof).run()
+            with interrupted_after(plain_then_compiled.PLAIN_SECONDS,
+                                   unless=lambda: checker.seconds_left() < plain_then_compiled.COMPILED_START):
+                return checker.run()
         except TimeIsUp:
             return _compiled_check(clauses, proof)
     return _Checker(clauses, proof).run()
@@ -313,12 +313,25 @@ class _Checker:
         #: per proof step taken: (_ADD | _DELETE | _KEPT, clause), or None for a step that changes nothing
         self.done: list[tuple[int, int] | None] = []
         self.pivot: dict[int, int] = {}  # lemma -> its first literal as written (the RAT pivot)
+        #: the backward pass's first step and start time, and the step it has walked back to
+        self.backward: tuple[int, float] | None = None
+        self.at = 0
+
+    def seconds_left(self) -> float:
+        """A guess at how long the check still takes: the backward pass's pace so far over the steps it
+        has left (infinite before it starts, when nothing is known)."""
+        if self.backward is None:
+            return float("inf")
+        stop, started = self.backward
+        walked = stop - self.at + 1
+        return (time.perf_counter() - started) / walked * self.at
 
     def run(self) -> Verdict:
         conflict, stop = self._forward()
         checked = 0
         if conflict >= 0:
             self.db.conflict_at(conflict)
+            self.backward = (stop, time.perf_counter())
             checked = self._backward(stop)
         lemmas = sum(1 for step in self.proof if not step.deletion)
         return Verdict(lemmas, checked, time.perf_counter() - self.start, "python")
@@ -387,6 +400,7 @@ class _Checker:
         db = self.db
         checked = 0
         for number in range(stop, 0, -1):
+            self.at = number
             item = self.done[number - 1]
             if item is None:
                 continue

@@ -2,7 +2,7 @@
 :mod:`.reference`, at the pace the machine allows.
 
 The search starts in pure Python, which answers most jigs in milliseconds. One still searching after
-:data:`PLAIN_SECONDS` goes on compiled (:mod:`.compiled`, where numba is installed), its nodes dealt
+:data:`~puzzlesat.core.compiled.PLAIN_SECONDS` goes on compiled (:mod:`.compiled`, where numba is installed), its nodes dealt
 among the cores; without numba it goes on in Python. Both walk the same plan in the same order, so they
 find the same layouts (tests/test_jig_search.py holds them to it on random jigs).
 
@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from ...core.compiled import TimeIsUp, compiled_available, interrupted_after
+from ...core.compiled import PLAIN_SECONDS, TimeIsUp, compiled_available, interrupted_after
 from ...core.errors import PuzzlesatError
 from ...core.runner import run_each
 from ...core.supervisor import report_progress
@@ -28,8 +28,6 @@ from .compiled import fits
 from .instance import JigInstance
 from .reference import Layout, layouts
 
-#: how long the pure-Python search runs before the compiled one takes over
-PLAIN_SECONDS = 0.25
 #: parts of a compiled search per core: more parts than cores even out the parts' unequal sizes
 PARTS_PER_CORE = 4
 
