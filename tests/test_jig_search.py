@@ -1,6 +1,7 @@
-"""The jig's reference search, plain and compiled, against brute force (``tests/brute/tiling.py``) and
-against each other: the same layouts in the same order, parts that add up to the whole, both counts
-(classes by orbits), every layout checked when ``count`` races the search. ``PUZZLESAT_SEARCH_CASES``
+"""The jig's reference search and its exact cover, plain and compiled, against brute force
+(``tests/brute/tiling.py``) and against each other: the same layouts in the same order, parts that add
+up to the whole, both counts (classes by orbits, or by stabilisers), every layout checked when ``count``
+races the search. ``PUZZLESAT_SEARCH_CASES``
 sets the number of random cases (CI: 1,000; the seeds are fixed, so a failure names its case)."""
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import pytest
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.jig import counting
 from puzzlesat.encoders.jig.compiled import Tables, fits
+from puzzlesat.encoders.jig.compiled_cover import jig_links
+from puzzlesat.encoders.jig.exact_cover import cover_counts
 from puzzlesat.encoders.jig.reference import layouts
 from puzzlesat.encoders.tiling.options import TilingOptions
 
@@ -55,18 +58,28 @@ def test_every_search_against_brute_force(part):
                                                 plain_seconds=plain_seconds)
             assert (counted.layouts, counted.classes) == expected, f"seed {seed}\n{text}"
         assert tuple(puzzle.search_count(instance)[0].values()) == expected, f"seed {seed}\n{text}"
+        # the exact cover, in Python and compiled (whole, and dealt among parts)
+        for plain_seconds in (0, 60):
+            assert cover_counts(instance, 1, plain_seconds) == expected, f"seed {seed}\n{text}"
+        links = jig_links(instance)
+        dealt = [links.count(k, parts) for k in range(parts)]
+        assert sum(n for n, _ in dealt) == expected[0], f"seed {seed}\n{text}"
+        assert sum(f for _, f in dealt) == expected[1] * links.turned.shape[0], f"seed {seed}\n{text}"
 
 
 @pytest.mark.parametrize("part", range(CHUNKS))
 def test_compiled_search_finds_what_the_plain_one_finds(part):
-    """Past brute force's reach: the same layouts in the same order on larger random jigs."""
+    """Past brute force's reach: the same layouts in the same order on larger random jigs, and as many
+    by the compiled exact cover."""
     puzzle = get_puzzle("jig")
     for seed in range(60_000 + part * 8, 60_000 + (part + 1) * 8):
         rng = random.Random(seed)
         rows, cols = rng.choice(LARGER_SHAPES)
         text = tiling.random_jig(rng, rows, cols)
         instance = puzzle.parse(text, f"seed-{seed}")
-        assert list(Tables(instance).layouts()) == list(layouts(instance)), f"seed {seed}\n{text}"
+        plain = list(layouts(instance))
+        assert list(Tables(instance).layouts()) == plain, f"seed {seed}\n{text}"
+        assert cover_counts(instance, 1, 0)[0] == len(plain), f"seed {seed}\n{text}"
 
 
 @pytest.mark.parametrize("name", ["matt5x5", "zhurgut_6x6", "zhurgut_12x5", "zhurgut_9x9"])

@@ -10,17 +10,26 @@ paint every shared edge alike, i.e. the two sides sum to zero. JigChecker puts t
 primary "slots" each instead (p tab types); colours say the same with one secondary item per edge, and
 measured here the slots were 3-8x slower (matt5x5 0.24 s against 0.04 s, zhurgut_7x7 108 s).
 
+One deduction from the rules prunes options before the search: every border side is flat and an inner
+edge is flat on both sides or on neither, so a jig with no more flat sides than border places has no
+flat inner edge, and no option shows a flat side inside the grid (tested against brute force on random
+jigs with and without flat inner edges).
+
 The search is Algorithm X with the items kept as dicts of sets (Ali Assaf's formulation): take the item
 with the fewest options left, try each, remove what conflicts (same item; another colour on an edge it
 paints), recurse, restore. Classes up to rotation are counted through stabilisers: a layout's class has
 |G| / |Stab| members, so the number of classes is the sum over layouts of |Stab| / |G| (G: the whole-grid
-turns that keep the grid's shape).
+turns that keep the grid's shape). A search still running after a quarter second starts again
+compiled where numba is installed (:mod:`.compiled_cover`: Knuth's Algorithm C, dancing links).
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
+from functools import lru_cache
 
+from ...core.compiled import PLAIN_SECONDS, TimeIsUp, compiled_available, interrupted_after
 from .instance import JigInstance, Sides
 
 #: an option: the primary items it covers, and the (secondary item, colour) pairs it paints
@@ -102,6 +111,10 @@ def jig_options(instance: JigInstance) -> tuple[list[Hashable], list[Option], li
     """The exact cover of a jig: the primary items, the options, and for each option its (cell, piece,
     look)."""
     rows, cols = instance.rows, instance.cols
+    # every border side is flat and an inner edge is flat on both sides or on neither, so the flat sides
+    # number the border's 2(rows + cols) plus twice the flat inner edges: with no more flat sides than
+    # the border has, no inner edge is flat, and no option may show a flat side inside the grid
+    inner_flats = sum(side == 0 for sides in instance.pieces for side in sides) > 2 * (rows + cols)
     items: list[Hashable] = [("cell", r, c) for r in range(rows) for c in range(cols)]
     items += [("piece", piece) for piece in range(len(instance.pieces))]
     options: list[Option] = []
@@ -114,6 +127,9 @@ def jig_options(instance: JigInstance) -> tuple[list[Hashable], list[Option], li
                     if (r == 0 and top) or (r == rows - 1 and bottom) or (c == 0 and left) or \
                             (c == cols - 1 and right):
                         continue  # a side on the border must be flat
+                    if not inner_flats and ((r > 0 and not top) or (r < rows - 1 and not bottom) or
+                                            (c > 0 and not left) or (c < cols - 1 and not right)):
+                        continue  # a flat side inside the grid, where no inner edge can be flat
                     colours = []
                     if r > 0:
                         colours.append((("across", r, c), -top))
@@ -130,20 +146,43 @@ def jig_options(instance: JigInstance) -> tuple[list[Hashable], list[Option], li
 
 def count_layouts(instance: JigInstance, up_to_rotation: bool = False) -> int:
     """Every layout (or every class of layouts under the whole-grid turns), by exact cover."""
+    layouts, classes = cover_counts(instance)
+    return classes if up_to_rotation else layouts
+
+
+@lru_cache(maxsize=4)
+def cover_counts(instance: JigInstance, workers: int | None = None, plain_seconds: float = PLAIN_SECONDS) -> tuple[int, int]:
+    """(layouts, classes) by the exact cover: in Python, and where numba is installed, a search still
+    running after ``plain_seconds`` (0: compiled from the start) starts again compiled
+    (:mod:`.compiled_cover`, Knuth's Algorithm C) on ``workers`` cores (default: all). Both counts come
+    from one search, kept for the other count's call."""
+    if not compiled_available():
+        return _plain_counts(instance)
+    if plain_seconds > 0:
+        try:
+            with interrupted_after(plain_seconds):
+                return _plain_counts(instance)
+        except TimeIsUp:
+            pass
+    from .compiled_cover import counts
+
+    return counts(instance, workers or os.cpu_count() or 1)
+
+
+def _plain_counts(instance: JigInstance) -> tuple[int, int]:
+    """(layouts, classes) by the pure-Python Algorithm X, each layout's class share by its stabiliser."""
     items, options, meaning = jig_options(instance)
     rows, cols = instance.rows, instance.cols
     turns = (0, 1, 2, 3) if rows == cols else (0, 2)
-    total = Fraction(0)
+    layouts, classes = 0, Fraction(0)
     for cover in exact_covers(items, options):
-        if not up_to_rotation:
-            total += 1
-            continue
+        layouts += 1
         layout = {meaning[number][0]: meaning[number][1:] for number in cover}
         fixed = sum(_turn_layout(layout, rows, cols, t) == layout for t in turns)
-        total += Fraction(fixed, len(turns))
-    if total.denominator != 1:
-        raise ArithmeticError(f"class count {total} is not whole: the stabilisers are wrong")
-    return int(total)
+        classes += Fraction(fixed, len(turns))
+    if classes.denominator != 1:
+        raise ArithmeticError(f"class count {classes} is not whole: the stabilisers are wrong")
+    return layouts, int(classes)
 
 
 def _turn_layout(layout: dict[int, tuple[int, Sides]], rows: int, cols: int, turns: int) -> dict[int, tuple[int, Sides]]:
