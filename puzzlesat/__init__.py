@@ -9,8 +9,8 @@ checked report), or ``encode`` it into a PySAT formula over your own ``IDPool``,
     report = puzzlesat.solve("aquarium", instance, backend="kissat")
     report.answers["unique"]   # True: proven by an UNSAT answer
 
-The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``proofs`` <- ``backends`` <-
-``pipeline`` <- ``encoders`` <- ``cli``. Importing it imports nothing else (the functions load on first
+The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``proofs`` <- ``explain`` <-
+``backends`` <- ``pipeline`` <- ``encoders`` <- ``cli``. Importing it imports nothing else (the functions load on first
 use), so that the command line's start-up pays only for what a command uses.
 """
 from __future__ import annotations

@@ -66,6 +66,7 @@ COMMANDS = {
     "count": ("count", "Count all solutions of FILE, by enumeration or with an exact counter."),
     "crosscheck": ("crosscheck", "Solve FILE with every backend (each of its encodings) and the reference."),
     "decode": ("decode", "Decode a solver's answer to the export of FILE, and check it."),
+    "explain": ("explain", "Explain FILE's solution step by step, in puzzle terms, each step checked."),
     "export": ("export", "Write the encoding of FILE for an external solver, with a variable map."),
     "generate": ("generate", "Generate puzzle instances."),
     "solve": ("solve", "Solve FILE, check the solution independently, and (aquarium) prove it unique."),

@@ -18,6 +18,7 @@ from .model import CnfModel, SmtModel
 from .options import OptionsT
 
 if TYPE_CHECKING:
+    from ..explain import Facts
     from ..formats.picture import Picture
     from ..pipeline.tasks import Task
 
@@ -91,6 +92,11 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         cross-check by count): ``count(instance, options)`` answers the question of the options, like
         the length of ``reference(instance, None, options)``."""
         return {}
+
+    def facts(self, instance: InstanceT, options: OptionsT) -> Facts | None:
+        """The puzzle's CNF as labelled facts, for ``explain`` (its shown variables numbered as in the
+        ``cnf`` encoding); None where the puzzle cannot explain itself."""
+        return None
 
     def count_variants(self, options: OptionsT) -> tuple[tuple[str, OptionsT], ...]:
         """What ``puzzlesat count`` reports: (answer label, the options of the formula counted) per

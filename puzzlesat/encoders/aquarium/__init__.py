@@ -16,6 +16,7 @@ from .solution import AquariumSolution
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
+    from ...explain import Facts
     from ...formats.picture import Picture
 
 
@@ -41,6 +42,12 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
             return AquariumSolution(decode_cnf(instance, encoding, model))
         from .smt import decode_smt
         return AquariumSolution(decode_smt(instance, encoding, model))
+
+    def facts(self, instance: AquariumInstance, options: AquariumOptions) -> Facts:
+        from pysat.formula import IDPool
+
+        from .cnf import cnf_facts
+        return cnf_facts(instance, options, IDPool())
 
     def check(self, instance: AquariumInstance, solution: AquariumSolution) -> list[str]:
         return _check.check(instance, solution)

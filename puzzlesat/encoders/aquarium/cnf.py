@@ -15,6 +15,7 @@ from pysat.pb import PBEnc
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel
+from ...explain import Fact, Facts
 from .instance import AquariumInstance
 from .options import AquariumOptions
 
@@ -24,32 +25,43 @@ def fill_var(pool: IDPool, region: int, row: int) -> int:
 
 
 def encode_cnf(instance: AquariumInstance, options: AquariumOptions, pool: IDPool | None = None) -> Encoding:
-    card, pb_type = getattr(EncType, options.cardinality), getattr(PBType, options.pb)
     pool = pool if pool is not None else IDPool()
-    clauses: list[list[int]] = []
-    show: list[int] = []
+    facts = cnf_facts(instance, options, pool)
+    return Encoding("cnf", pool=pool, clauses=[list(c) for fact in facts.facts for c in fact.clauses],
+                    show=list(facts.cells), info={"cardinality": options.cardinality, "pb": options.pb})
+
+
+def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool) -> Facts:
+    """The encoding as the puzzle's facts, each with its clauses (the encoding is their concatenation, in
+    this order): every region's level chain, every row's count, every column's count."""
+    card, pb_type = getattr(EncType, options.cardinality), getattr(PBType, options.pb)
+    facts: list[Fact] = []
     fill: dict[tuple[int, int], int] = {}
+    cells: dict[int, tuple[tuple[int, int], ...]] = {}
     for region, rows in instance.region_rows.items():
         previous = 0
-        for r in rows:  # dict keeps rows in increasing order
+        chain: list[list[int]] = []
+        for r, columns in rows.items():  # dict keeps rows in increasing order
             var = fill[region, r] = fill_var(pool, region, r)
-            show.append(var)
+            cells[var] = tuple((r, c) for c in columns)
             if previous:
-                clauses.append([-previous, var])
+                chain.append([-previous, var])
             previous = var
+        facts.append(Fact(f"region {region} fills level by level", chain))
     regions, n = instance.regions, instance.n
     for r in range(n):
         widths: dict[int, int] = {}
         for region in regions[r]:
             widths[region] = widths.get(region, 0) + 1
         lits = [fill[region, r] for region in widths]
-        clauses.extend(PBEnc.equals(lits=lits, weights=list(widths.values()), bound=instance.rows[r], vpool=pool,
-                                    encoding=pb_type).clauses)
+        facts.append(Fact(f"row {r + 1} count ({instance.rows[r]})", PBEnc.equals(
+            lits=lits, weights=list(widths.values()), bound=instance.rows[r], vpool=pool, encoding=pb_type).clauses))
     for c in range(n):
         lits = [fill[regions[r][c], r] for r in range(n)]
-        clauses.extend(CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses)
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show,
-                    info={"cardinality": options.cardinality, "pb": options.pb})
+        facts.append(Fact(f"column {c + 1} count ({instance.cols[c]})",
+                          CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses))
+    names = {var: " ".join(f"r{r + 1}c{c + 1}" for r, c in where) for var, where in cells.items()}
+    return Facts(facts, cells, names, ("dry", "water"))
 
 
 def decode_cnf(instance: AquariumInstance, encoding: Encoding, model: CnfModel) -> tuple[tuple[bool, ...], ...]:

@@ -1,0 +1,60 @@
+"""Why is it the answer: explanations in puzzle terms, found by small unsatisfiable cores over the facts
+an encoder labels, and checked by replaying them (issue 37).
+
+A puzzle that can explain itself gives its CNF as :class:`Fact` groups ("row 3 count", "region 7 fills
+level by level"), each a few clauses, and names the cells each shown variable stands for. An
+explanation is a list of :class:`Step`: the facts it uses and the cells they force, given the cells the
+steps before it fixed. :func:`~.search.explain` finds the steps (fewest facts first, as a person would);
+:func:`~.replay.replay` checks them from scratch, one fresh solver call per claimed cell.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A rule of the puzzle as it applies to one place, with the clauses that say it."""
+
+    label: str
+    clauses: Sequence[Sequence[int]]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A puzzle's CNF as labelled facts, and what its shown variables mean: each variable's cells (as
+    the puzzle names them) and the words for its two values."""
+
+    facts: Sequence[Fact]
+    cells: dict[int, tuple[Any, ...]]  # shown variable -> the cells it stands for (JSON-ready)
+    names: dict[int, str]  # shown variable -> its cells as a person reads them ("r3c1 r3c2")
+    values: tuple[str, str] = ("false", "true")  # how a cell reads when its variable is false, true
+
+
+@dataclass(frozen=True)
+class Step:
+    """Facts that, with every cell fixed before, force these literals of shown variables."""
+
+    facts: tuple[int, ...]  # indices into Facts.facts
+    forced: tuple[int, ...]  # literals over shown variables
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The steps, and where they end: every shown variable fixed (``solved``), or stuck (what is not
+    forced has more than one value in the solutions), or a contradiction (``conflict``: facts that
+    cannot hold together)."""
+
+    facts: Facts
+    steps: tuple[Step, ...]
+    solved: bool
+    conflict: tuple[int, ...] = ()
+    #: where the steps stop without a solution: two solutions that differ on every cell not forced
+    differing: tuple[tuple[int, ...], ...] = field(default=())
+
+    @property
+    def difficulty(self) -> dict[str, int]:
+        """How hard a person would find it: the steps, and the most facts one step needs."""
+        return {"steps": len(self.steps), "widest": max((len(step.facts) for step in self.steps), default=0)}

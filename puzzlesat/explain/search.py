@@ -1,0 +1,192 @@
+"""Finding an explanation: the fewest facts first, as a person would.
+
+Every fact's clauses go into one incremental solver behind a selector literal of their own, so that any
+set of facts is asked about by assumptions alone. Round by round, with the cells fixed so far assumed:
+
+1. one fact at a time: the cells of its scope that it forces (a model, then each cell's other value
+   refuted or not; a model that differs on further cells spares their calls);
+2. two facts that share a cell;
+3. otherwise, for a cell the whole puzzle forces, the solver's core over the selectors, shrunk one fact
+   at a time to a minimal set (PySAT's MUS tools need the facts as soft clauses; assumptions do the same
+   here without rebuilding the solver), the smallest of a few cells taken.
+
+A fact or pair is asked again only when a cell of its scope has been fixed since it was last asked. The
+steps are checked afterwards by :mod:`.replay`, which shares nothing with this search but the facts.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+from pysat.solvers import Solver
+
+from . import Explanation, Facts, Step
+
+#: how many cells the core search tries for the smallest set of facts
+CORE_TRIES = 8
+
+
+class _Guarded:
+    """The facts in one solver, each behind its selector."""
+
+    def __init__(self, facts: Facts, solver: str) -> None:
+        top = max((abs(lit) for fact in facts.facts for clause in fact.clauses for lit in clause), default=0)
+        top = max([top, *facts.cells])
+        self.selectors = [top + 1 + number for number in range(len(facts.facts))]
+        self.solver: Any = Solver(name=solver)  # (PySAT's stubs leave out get_core)
+        shown = set(facts.cells)
+        self.scope: list[frozenset[int]] = []
+        for selector, fact in zip(self.selectors, facts.facts):
+            for clause in fact.clauses:
+                self.solver.add_clause([*clause, -selector])
+            self.scope.append(frozenset(abs(lit) for clause in fact.clauses for lit in clause) & shown)
+
+    def model(self, chosen: Iterable[int], known: Sequence[int]) -> set[int] | None:
+        """The true literals of a model of the chosen facts and the known cells, or None."""
+        if not self.solver.solve(assumptions=[self.selectors[i] for i in chosen] + list(known)):
+            return None
+        return {lit for lit in self.solver.get_model() or [] if lit > 0}
+
+    def forced(self, chosen: Sequence[int], known: Sequence[int], cells: Iterable[int]) -> list[int] | None:
+        """The literals over ``cells`` that the chosen facts and the known cells force (None: they
+        contradict each other)."""
+        true = self.model(chosen, known)
+        if true is None:
+            return None
+        assumptions = [self.selectors[i] for i in chosen] + list(known)
+        open_cells = sorted(cells)
+        undecided = set(open_cells)
+        forced = []
+        for var in open_cells:
+            if var not in undecided:
+                continue
+            undecided.discard(var)
+            literal = var if var in true else -var
+            if not self.solver.solve(assumptions=[*assumptions, -literal]):
+                forced.append(literal)
+                continue
+            other = {lit for lit in self.solver.get_model() or [] if lit > 0}
+            undecided -= {cell for cell in undecided if (cell in other) != (cell in true)}
+        return forced
+
+    def minimal_core(self, known: Sequence[int], literal: int) -> tuple[int, ...] | None:
+        """A minimal set of facts that, with the known cells, force ``literal`` (None: all of them do not)."""
+        if self.solver.solve(assumptions=[*self.selectors, *known, -literal]):
+            return None
+        by_selector = {selector: number for number, selector in enumerate(self.selectors)}
+        core = [by_selector[lit] for lit in self.solver.get_core() or [] if lit in by_selector]
+        kept = sorted(core)
+        for number in list(kept):
+            trial = [other for other in kept if other != number]
+            if not self.solver.solve(assumptions=[*(self.selectors[i] for i in trial), *known, -literal]):
+                kept = trial
+        return tuple(kept)
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+def explain(facts: Facts, solver: str = "glucose4") -> Explanation:
+    """The steps from nothing known to the solution, or to where no fact forces anything more."""
+    guarded = _Guarded(facts, solver)
+    try:
+        return _Search(facts, guarded).run()
+    finally:
+        guarded.close()
+
+
+class _Search:
+    def __init__(self, facts: Facts, guarded: _Guarded) -> None:
+        self.facts, self.guarded = facts, guarded
+        self.known: list[int] = []
+        self.unknown = set(facts.cells)
+        self.steps: list[Step] = []
+        #: per fact (or pair), the cells of its scope known when it was last asked and forced nothing
+        self.asked: dict[tuple[int, ...], int] = {}
+        scope = guarded.scope
+        self.pairs = [(i, j) for i, j in combinations(range(len(scope)), 2) if scope[i] & scope[j]]
+
+    def run(self) -> Explanation:
+        everything = tuple(range(len(self.facts.facts)))
+        if self.guarded.model(everything, []) is None:
+            return Explanation(self.facts, (), False, self._contradiction())
+        while self.unknown:
+            step = self._single() or self._pair() or self._core()
+            if step is None:
+                return Explanation(self.facts, tuple(self.steps), False, (), self._differing())
+            self.steps.append(step)
+            self.known += step.forced
+            self.unknown -= {abs(lit) for lit in step.forced}
+        return Explanation(self.facts, tuple(self.steps), True)
+
+    def _try(self, chosen: tuple[int, ...]) -> Step | None:
+        scope = frozenset().union(*(self.guarded.scope[i] for i in chosen))
+        cells = scope & self.unknown
+        if not cells:
+            return None
+        known_there = len(scope) - len(cells)
+        if self.asked.get(chosen) == known_there:
+            return None  # nothing fixed in its scope since it forced nothing
+        forced = self.guarded.forced(chosen, self.known, cells)
+        if not forced:
+            self.asked[chosen] = known_there
+            return None
+        return Step(chosen, tuple(forced))
+
+    def _single(self) -> Step | None:
+        for number in range(len(self.facts.facts)):
+            step = self._try((number,))
+            if step is not None:
+                return step
+        return None
+
+    def _pair(self) -> Step | None:
+        for pair in self.pairs:
+            step = self._try(pair)
+            if step is not None:
+                return step
+        return None
+
+    def _core(self) -> Step | None:
+        everything = tuple(range(len(self.facts.facts)))
+        true = self.guarded.model(everything, self.known)
+        if true is None:
+            return None
+        best: tuple[int, ...] | None = None
+        tries = 0
+        for var in sorted(self.unknown):
+            core = self.guarded.minimal_core(self.known, var if var in true else -var)
+            if core is None:
+                continue
+            if best is None or len(core) < len(best):
+                best = core
+            tries += 1
+            if tries == CORE_TRIES:
+                break
+        if best is None:
+            return None
+        scope = frozenset().union(*(self.guarded.scope[i] for i in best))
+        forced = self.guarded.forced(best, self.known, scope & self.unknown)
+        return Step(best, tuple(forced or ()))
+
+    def _contradiction(self) -> tuple[int, ...]:
+        """A minimal set of facts that cannot hold together."""
+        guarded = self.guarded
+        kept = list(range(len(self.facts.facts)))
+        for number in list(kept):
+            trial = [other for other in kept if other != number]
+            if guarded.model(trial, []) is None:
+                kept = trial
+        return tuple(kept)
+
+    def _differing(self) -> tuple[tuple[int, ...], ...]:
+        """Two solutions, as their literals over the cells no step fixed: the second is asked to differ
+        from the first somewhere there (the search is over, so the solver may keep that clause)."""
+        everything = tuple(range(len(self.facts.facts)))
+        first = self.guarded.model(everything, self.known) or set()
+        cells = sorted(self.unknown)
+        one = tuple(var if var in first else -var for var in cells)
+        self.guarded.solver.add_clause([-lit for lit in one])
+        second = self.guarded.model(everything, self.known) or first
+        return one, tuple(var if var in second else -var for var in cells)

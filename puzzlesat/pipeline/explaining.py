@@ -1,0 +1,102 @@
+"""``explain``: the steps that lead to a puzzle's solution, replayed and checked, and the solution they
+reach checked by the puzzle's own checker (:mod:`puzzlesat.explain` finds and replays the steps)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import CheckFailed, PuzzlesatError
+from ..core.model import CnfModel
+from ..core.puzzle import Puzzle
+from ..explain import Explanation
+from ..explain.replay import replay
+from ..explain.search import explain
+from ..proofs.certificate import Certificate
+
+
+@dataclass
+class Explained:
+    """An explanation, checked: every step replayed, the solution it reaches (if it reaches one) passed
+    the checker, and with ``certify`` every replayed UNSAT answer's proof checked."""
+
+    puzzle: str
+    explanation: Explanation
+    solution: Any
+    certificates: list[Certificate]
+    times: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        facts = self.explanation.facts
+        steps = [{"facts": [facts.facts[i].label for i in step.facts],
+                  "cells": [{"cells": facts.cells[abs(lit)], "value": facts.values[lit > 0]} for lit in step.forced]}
+                 for step in self.explanation.steps]
+        out: dict[str, Any] = {"puzzle": self.puzzle, "solved": self.explanation.solved, "steps": steps,
+                               "difficulty": self.explanation.difficulty, "replayed": True,
+                               "times": {name: round(seconds, 6) for name, seconds in self.times.items()}}
+        if self.solution is not None:
+            out["solution"] = self.solution.to_json()
+        if self.explanation.conflict:
+            out["conflict"] = [facts.facts[i].label for i in self.explanation.conflict]
+        if self.explanation.differing:
+            out["differing"] = [[{"cells": facts.cells[abs(lit)], "value": facts.values[lit > 0]} for lit in solution]
+                                for solution in self.explanation.differing]
+        if self.certificates:
+            joined = Certificate.joined(self.certificates)
+            out["certificate"] = joined.to_json() if joined else None
+        return out
+
+    def render(self) -> str:
+        facts, explanation = self.explanation.facts, self.explanation
+        lines = []
+        for number, step in enumerate(explanation.steps, 1):
+            said = " + ".join(facts.facts[i].label for i in step.facts)
+            fixed = "; ".join(f"{facts.values[value]} " + " ".join(facts.names[abs(lit)] for lit in step.forced
+                                                                  if (lit > 0) == value)
+                              for value in (True, False) if any((lit > 0) == value for lit in step.forced))
+            lines.append(f"step {number}: {said}: {fixed}")
+        difficulty = explanation.difficulty
+        if explanation.solved:
+            lines.append(f"solved in {difficulty['steps']} steps; the widest uses {difficulty['widest']} "
+                         f"fact{'s' * (difficulty['widest'] != 1)}; every step replayed, the solution checked")
+        elif explanation.conflict:
+            lines.append("no solution: these facts cannot hold together: "
+                         + "; ".join(facts.facts[i].label for i in explanation.conflict))
+        else:
+            first, second = explanation.differing
+            differ = [abs(a) for a, b in zip(first, second) if a != b]
+            lines.append(f"not unique: after {difficulty['steps']} steps no fact forces anything more; two "
+                         f"solutions differ at {', '.join(facts.names[var] for var in differ[:8])}"
+                         f"{' ...' if len(differ) > 8 else ''}")
+        joined = Certificate.joined(self.certificates)
+        if joined is not None:
+            lines.append(f"every step certified: {len(self.certificates):,} proofs, {joined.checked:,} of "
+                         f"{joined.lemmas:,} lemmas checked in {joined.seconds:.2f} s")
+        return "\n".join(lines)
+
+
+def explain_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, options: Any = None,
+                     certify: bool = False) -> Explained:
+    """Find the steps, replay them, and check the solution they reach."""
+    options = options if options is not None else puzzle.options()
+    facts = puzzle.facts(instance, options)
+    if facts is None:
+        raise PuzzlesatError(f"explain is not offered for {puzzle.name} (it is for aquarium)")
+    times = {}
+    start = time.perf_counter()
+    explanation = explain(facts)
+    times["explain"] = time.perf_counter() - start
+    start = time.perf_counter()
+    certificates = replay(explanation, certify)
+    times["replay"] = time.perf_counter() - start
+    solution = None
+    if explanation.solved:
+        encoding = puzzle.encode(instance, "cnf", options)
+        if list(encoding.show) != list(facts.cells):
+            raise CheckFailed("internal: the facts and the cnf encoding number the cells differently")
+        known = [lit for step in explanation.steps for lit in step.forced]
+        solution = puzzle.decode(instance, encoding, CnfModel.from_literals(known, encoding.num_vars))
+        problems = puzzle.check(instance, solution)
+        if problems:
+            raise CheckFailed(f"the explanation's solution breaks the rules: {problems[0]}")
+    return Explained(puzzle.name, explanation, solution, certificates, times)
