@@ -1,5 +1,5 @@
-"""``explain`` (puzzlesat/explain, issue 37): every bundled aquarium explained and replayed, its solution
-the published one; planted faults caught by the replay; not-unique and unsolvable puzzles said to be
+"""``explain`` (puzzlesat/explain, issue 37): every bundled aquarium and jigsaw explained and replayed,
+its solution the published one; planted faults caught by the replay; not-unique and unsolvable puzzles said to be
 so; and on random small aquariums, the explanation's verdict matches brute force."""
 from __future__ import annotations
 
@@ -35,6 +35,18 @@ def test_every_bundled_aquarium_is_explained_to_its_solution(path):
     assert result.solution.lines() == path.with_suffix(".solution").read_text().split()
     difficulty = result.explanation.difficulty
     assert difficulty["steps"] == len(result.explanation.steps) and difficulty["widest"] >= 1
+
+
+@pytest.mark.parametrize("name", ["example", "generated-1", "generated-2"])
+def test_every_bundled_jigsaw_is_explained_to_its_solution(name):
+    """One arrangement of each class (symmetry broken, as in solving), every step replayed, the tiles
+    where the solver puts them."""
+    jigsaw = get_puzzle("jigsaw")
+    instance = load(jigsaw, str(INSTANCES / "aoc" / "2020-20" / f"{name}.txt"))
+    result = explain_instance(jigsaw, instance)
+    assert result.explanation.solved
+    part1 = (INSTANCES / "aoc" / "2020-20" / f"{name}.answers").read_text().split()[0]
+    assert str(result.solution.answers()["part1"]) == part1
 
 
 def test_a_step_that_claims_too_much_fails_its_replay():
@@ -96,5 +108,8 @@ def test_explain_on_the_command_line(run_cli):
     payload = valid(json.loads(out))
     assert code == 0 and payload["solved"] and payload["difficulty"] == {"steps": 18, "widest": 2}
     assert payload["certificate"]["by"] == "glucose4"
-    code, _, err = run_cli("explain", "jig", str(INSTANCES / "jig" / "matt5x5.jig"))
-    assert code == 2 and "explain is not offered for jig" in err
+    # a jig has a solution in each of its classes: the explanation stops where the classes part
+    code, out, _ = run_cli("explain", "jig", str(INSTANCES / "jig" / "zhurgut_4x4.jig"))
+    assert code == 1 and "not unique: after" in out and "two solutions differ at piece" in out
+    code, _, err = run_cli("explain", "amphipod", str(INSTANCES / "aoc" / "2021-23" / "example.txt"))
+    assert code == 2 and "explain is not offered for amphipod" in err

@@ -18,9 +18,11 @@ from .supervised import SupervisedCommand
               help="Back every step's UNSAT answers with DRAT proofs, checked by puzzlesat's own checker.")
 @timeout_option
 def command(puzzle: str, file: str, as_json: bool, certify: bool, timeout: Deadline) -> None:
-    """Explain FILE's solution (aquarium): steps from the empty grid to the solution, each fixing cells by
-    the fewest puzzle facts that force them ("row 3 count", "region 7 fills level by level"), found as
-    small unsatisfiable cores over the facts the encoder labels.
+    """Explain FILE's solution (aquarium, jigsaw, jig): steps from the empty grid to the solution, each
+    fixing cells by the fewest puzzle facts that force them ("row 3 count", "region 7 fills level by
+    level", "r2c3 and r2c4 fit"), found as small unsatisfiable cores over the facts the encoder labels.
+    A tiling starts from the placements left after arc consistency, with its symmetry broken as when
+    solving (one arrangement of each class).
 
     Every step is replayed from scratch (only its facts and the cells fixed before it; one solver call
     per cell, which must be UNSAT with the cell set otherwise) and the solution is checked by the

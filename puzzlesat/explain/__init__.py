@@ -31,6 +31,9 @@ class Facts:
     cells: dict[int, tuple[Any, ...]]  # shown variable -> the cells it stands for (JSON-ready)
     names: dict[int, str]  # shown variable -> its cells as a person reads them ("r3c1 r3c2")
     values: tuple[str, str] = ("false", "true")  # how a cell reads when its variable is false, true
+    #: the values whose cells a text names one by one (the others are counted: a tiling's placements
+    #: ruled out are many and dull)
+    listed: tuple[bool, ...] = (False, True)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any
 from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.model import CnfModel
 from ..core.puzzle import Puzzle
-from ..explain import Explanation
+from ..explain import Explanation, Facts
 from ..explain.replay import replay
 from ..explain.search import explain
 from ..proofs.certificate import Certificate
@@ -51,8 +51,7 @@ class Explained:
         lines = []
         for number, step in enumerate(explanation.steps, 1):
             said = " + ".join(facts.facts[i].label for i in step.facts)
-            fixed = "; ".join(f"{facts.values[value]} " + " ".join(facts.names[abs(lit)] for lit in step.forced
-                                                                  if (lit > 0) == value)
+            fixed = "; ".join(_fixed(facts, [lit for lit in step.forced if (lit > 0) == value], value)
                               for value in (True, False) if any((lit > 0) == value for lit in step.forced))
             lines.append(f"step {number}: {said}: {fixed}")
         difficulty = explanation.difficulty
@@ -75,13 +74,21 @@ class Explained:
         return "\n".join(lines)
 
 
+def _fixed(facts: Facts, literals: list[int], value: bool) -> str:
+    """Cells a step fixes to one value, as a text says them: named, or counted where they are not listed."""
+    if value in facts.listed:
+        return f"{facts.values[value]} " + ", ".join(facts.names[abs(lit)] for lit in literals)
+    return f"{len(literals)} {facts.values[value]}"
+
+
 def explain_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, options: Any = None,
                      certify: bool = False) -> Explained:
     """Find the steps, replay them, and check the solution they reach."""
-    options = options if options is not None else puzzle.options()
+    # the options the puzzle solves with (a tiling breaks symmetry: one solution of each class)
+    options = options if options is not None else puzzle.options(**getattr(puzzle.task, "solving", {}))
     facts = puzzle.facts(instance, options)
     if facts is None:
-        raise PuzzlesatError(f"explain is not offered for {puzzle.name} (it is for aquarium)")
+        raise PuzzlesatError(f"explain is not offered for {puzzle.name} (it is for aquarium, jigsaw and jig)")
     times = {}
     start = time.perf_counter()
     explanation = explain(facts)

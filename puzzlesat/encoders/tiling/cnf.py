@@ -10,6 +10,7 @@ the pruning keeps the breaking piece's first-level placements and clauses add th
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pysat.card import CardEnc, EncType
@@ -17,31 +18,50 @@ from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel
+from ...explain import Fact, Facts
 from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 
 
 def encode_tiling(problem: TilingProblem, break_symmetry: bool, cardinality: str, pool: IDPool | None = None) -> Encoding:
+    pool = pool if pool is not None else IDPool()
+    facts = tiling_facts(problem, break_symmetry, cardinality, pool)
+    clauses = [list(clause) for fact in facts.facts for clause in fact.clauses]
+    if any(not clause for clause in clauses):
+        # no placement for some cell or piece: keep the formula valid DIMACS (no empty clause) yet UNSAT
+        contradiction = pool.id(("no_placement",))
+        clauses = [clause for clause in clauses if clause] + [[contradiction], [-contradiction]]
+    return Encoding("cnf", pool=pool, clauses=clauses, show=list(facts.cells),
+                    info={"break_symmetry": break_symmetry, "at_most_one": cardinality})
+
+
+def tiling_facts(problem: TilingProblem, break_symmetry: bool, cardinality: str, pool: IDPool,
+                 piece_names: Sequence[object] | None = None) -> Facts:
+    """The encoding as the puzzle's facts (the encoding is their clauses, in this order): every cell
+    holds one placement, every piece is placed once, every pair of neighbouring cells fits, and the
+    symmetry breaking; a cell or piece with no placement left holds an empty clause."""
     amo = getattr(EncType, cardinality)
     variants = problem.variants
     domains = cell_domains(problem, break_symmetry)
-    pool = pool if pool is not None else IDPool()
+    names = list(piece_names) if piece_names is not None else list(range(problem.num_pieces))
     cells = problem.rows * problem.cols
     var = [{i: pool.id(("place", cell // problem.cols, cell % problem.cols, variants[i].piece,
                         variants[i].orientation)) for i in domain} for cell, domain in enumerate(domains)]
-    clauses: list[list[int]] = []
+    facts: list[Fact] = []
     by_piece: list[list[int]] = [[] for _ in range(problem.num_pieces)]
     for cell in range(cells):
         lits = list(var[cell].values())
-        clauses.append(lits)  # empty when no placement fits: the formula is then unsatisfiable
+        clauses = [lits]  # empty when no placement fits: the formula is then unsatisfiable
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
+        facts.append(Fact(f"{_cell_name(problem, cell)} holds one piece", clauses))
         for i, v in var[cell].items():
             by_piece[variants[i].piece].append(v)
-    for lits in by_piece:
-        clauses.append(lits)
+    for piece, lits in enumerate(by_piece):
+        clauses = [lits]
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
+        facts.append(Fact(f"piece {names[piece]} is used once", clauses))
     # key index: cell -> side -> key -> [(var, piece)]
     index: list[list[dict[Any, Any]]] = [[{} for _ in range(4)] for _ in range(cells)]
     for cell in range(cells):
@@ -49,21 +69,26 @@ def encode_tiling(problem: TilingProblem, break_symmetry: bool, cardinality: str
             variant = variants[i]
             for side in range(4):
                 index[cell][side].setdefault(variant.keys[side], []).append((v, variant.piece))
+    edges: dict[tuple[int, int], list[list[int]]] = {}
     for cell in range(cells):
         for side, other in problem.neighbours(cell):
             facing = index[other][OPPOSITE[side]]
+            edge = edges.setdefault((min(cell, other), max(cell, other)), [])
             for i, v in var[cell].items():
                 variant = variants[i]
-                clauses.append([-v] + [w for w, piece in facing.get(variant.keys[side], ()) if piece != variant.piece])
+                edge.append([-v] + [w for w, piece in facing.get(variant.keys[side], ()) if piece != variant.piece])
+    facts += [Fact(f"{_cell_name(problem, a)} and {_cell_name(problem, b)} fit", clauses)
+              for (a, b), clauses in edges.items()]
     if break_symmetry:
-        clauses.extend(_breaking_clauses(problem, var))
-    if any(not clause for clause in clauses):
-        # no placement for some cell or piece: keep the formula valid DIMACS (no empty clause) yet UNSAT
-        contradiction = pool.id(("no_placement",))
-        clauses = [clause for clause in clauses if clause] + [[contradiction], [-contradiction]]
-    show = [v for cell_vars in var for v in cell_vars.values()]
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show,
-                    info={"break_symmetry": break_symmetry, "at_most_one": cardinality})
+        facts.append(Fact("symmetry: one solution of each class under the grid's turns", _breaking_clauses(problem, var)))
+    placed = {v: (cell // problem.cols, cell % problem.cols, names[variants[i].piece], variants[i].orientation)
+              for cell, cell_vars in enumerate(var) for i, v in cell_vars.items()}
+    return Facts(facts, placed, {v: f"piece {p} at r{r + 1}c{c + 1} in orientation {o}" for v, (r, c, p, o) in placed.items()},
+                 ("ruled out", "placed"), listed=(True,))
+
+
+def _cell_name(problem: TilingProblem, cell: int) -> str:
+    return f"r{cell // problem.cols + 1}c{cell % problem.cols + 1}"
 
 
 def _breaking_clauses(problem: TilingProblem, var: list[dict[int, int]]) -> list[list[int]]:

@@ -12,13 +12,15 @@ from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle, Solution
 from ...pipeline.tasks import Satisfy
-from .cnf import decode_tiling, encode_tiling
+from .cnf import decode_tiling, encode_tiling, tiling_facts
 from .options import TilingOptions
 from .problem import TilingProblem
 from .smt import decode_tiling_smt, encode_tiling_smt
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
+
+    from ...explain import Facts
 
 TilingInstanceT = TypeVar("TilingInstanceT")
 TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)
@@ -48,6 +50,12 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
         if kind == "smt":
             return encode_tiling_smt(self.tiling_problem(instance), bool(options.break_symmetry))
         return encode_tiling(self.tiling_problem(instance), bool(options.break_symmetry), options.cardinality, vpool)
+
+    def facts(self, instance: TilingInstanceT, options: TilingOptions) -> Facts:
+        from pysat.formula import IDPool
+
+        return tiling_facts(self.tiling_problem(instance), bool(options.break_symmetry), options.cardinality,
+                            IDPool(), getattr(instance, "ids", None))
 
     def decode(self, instance: TilingInstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> TilingSolutionT:
         problem = self.tiling_problem(instance)
