@@ -61,6 +61,7 @@ bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/certify.py
+	$(BIN)/python bench/explain.py
 
 # 200 seeded random jigs: `count jig` against the plain reference, as a distribution (about 25 minutes)
 bench-family: $(BIN)/puzzlesat

@@ -9,7 +9,7 @@ checked report), or ``encode`` it into a PySAT formula over your own ``IDPool``,
     report = puzzlesat.solve("aquarium", instance, backend="kissat")
     report.answers["unique"]   # True: proven by an UNSAT answer
 
-The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``proofs`` <- ``explain`` <-
+The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``proofs`` <- ``deduction`` <-
 ``backends`` <- ``pipeline`` <- ``encoders`` <- ``cli``. Importing it imports nothing else (the functions load on first
 use), so that the command line's start-up pays only for what a command uses.
 """
@@ -22,10 +22,10 @@ __version__ = "0.2.0"
 
 #: the Python interface (:mod:`puzzlesat.api`), imported on first use so that ``import puzzlesat``
 #: (and the command line's start-up) stays light
-_API = ("read", "encode", "decode", "check", "solve", "count")
+_API = ("read", "encode", "decode", "check", "solve", "count", "explain")
 
 if TYPE_CHECKING:
-    from .api import check, count, decode, encode, read, solve
+    from .api import check, count, decode, encode, explain, read, solve
 
 
 def __getattr__(name: str) -> Any:
@@ -42,4 +42,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_API))
 
 
-__all__ = ["__version__", "check", "count", "decode", "encode", "read", "solve"]
+__all__ = ["__version__", "check", "count", "decode", "encode", "explain", "read", "solve"]

@@ -14,7 +14,8 @@ variables come from the caller's ``IDPool``, so a puzzle can share a solver with
 
 or the whole pipeline at once: ``puzzlesat.solve("aquarium", instance, backend="kissat")`` returns the
 report the command line prints (it renders as a picture in Jupyter), and ``puzzlesat.count(...)`` the
-report ``puzzlesat count`` prints. Both call the puzzle's task, as the command line does, so every
+report ``puzzlesat count`` prints, and ``puzzlesat.explain(...)`` the checked steps ``puzzlesat explain``
+prints. They call the puzzle's task, as the command line does, so every
 surface gives the same checked answer.
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pysat.formula import CNF, WCNF, IDPool
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
 from .encoders import get_puzzle
+from .pipeline.explaining import Explained, explain_instance
 from .pipeline.report import Report
 from .pipeline.request import request
 from .pipeline.steps import load
@@ -134,3 +136,10 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
     spec = get_puzzle(puzzle)
     return _count(request(spec, backend, encoding, timeout, None, certify, **options), instance, listing=listing,
                   limit=limit)
+
+
+def explain(puzzle: str, instance: Any, certify: bool = False) -> Explained:
+    """Explain as ``puzzlesat explain`` does: the steps from nothing known to the solution (each the facts
+    it uses and the cells they force), every step replayed, the solution checked; ``explanation.solved``
+    is False for a puzzle with no solution (``conflict``) or several (``differing``)."""
+    return explain_instance(get_puzzle(puzzle), instance, certify=certify)

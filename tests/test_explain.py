@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from puzzlesat.core.errors import CheckFailed, PuzzlesatError
+from puzzlesat.deduction import Step
+from puzzlesat.deduction.replay import replay
 from puzzlesat.encoders import get_puzzle
-from puzzlesat.explain import Step
-from puzzlesat.explain.replay import replay
 from puzzlesat.pipeline.explaining import explain_instance
 from puzzlesat.pipeline.steps import load
 

@@ -1,4 +1,4 @@
-"""The package's layers, checked: core <- formats <- proofs <- explain <- backends <- pipeline <- encoders <-
+"""The package's layers, checked: core <- formats <- proofs <- deduction <- backends <- pipeline <- encoders <-
 cli. A module imports only from its own layer or lower ones (imports for type checking alone excepted), and neither the
 backends nor the pipeline package has an import cycle (the pipeline's counting imports for type checking
 too), so that each layer can be read, tested and replaced on its own."""
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
-LAYERS = ["core", "formats", "proofs", "explain", "backends", "pipeline", "encoders", "cli"]
+LAYERS = ["core", "formats", "proofs", "deduction", "backends", "pipeline", "encoders", "cli"]
 
 
 def layer(module: str) -> int:

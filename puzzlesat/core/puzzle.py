@@ -18,7 +18,7 @@ from .model import CnfModel, SmtModel
 from .options import OptionsT
 
 if TYPE_CHECKING:
-    from ..explain import Facts
+    from ..deduction import Facts
     from ..formats.picture import Picture
     from ..pipeline.tasks import Task
 

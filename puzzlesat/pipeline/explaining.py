@@ -9,9 +9,9 @@ from typing import Any
 from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.model import CnfModel
 from ..core.puzzle import Puzzle
-from ..explain import Explanation, Facts
-from ..explain.replay import replay
-from ..explain.search import explain
+from ..deduction import Explanation, Facts
+from ..deduction.replay import replay
+from ..deduction.search import explain
 from ..proofs.certificate import Certificate
 
 

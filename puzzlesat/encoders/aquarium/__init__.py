@@ -16,7 +16,7 @@ from .solution import AquariumSolution
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-    from ...explain import Facts
+    from ...deduction import Facts
     from ...formats.picture import Picture
 
 

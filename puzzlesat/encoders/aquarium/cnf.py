@@ -15,7 +15,7 @@ from pysat.pb import PBEnc
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel
-from ...explain import Fact, Facts
+from ...deduction import Fact, Facts
 from .instance import AquariumInstance
 from .options import AquariumOptions
 

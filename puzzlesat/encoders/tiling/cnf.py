@@ -18,7 +18,7 @@ from pysat.formula import IDPool
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel
-from ...explain import Fact, Facts
+from ...deduction import Fact, Facts
 from .domains import cell_domains, symmetry_breaking
 from .problem import OPPOSITE, TilingProblem
 

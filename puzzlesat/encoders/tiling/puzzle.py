@@ -20,7 +20,7 @@ from .smt import decode_tiling_smt, encode_tiling_smt
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
-    from ...explain import Facts
+    from ...deduction import Facts
 
 TilingInstanceT = TypeVar("TilingInstanceT")
 TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)

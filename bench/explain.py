@@ -1,0 +1,82 @@
+"""What `puzzlesat explain` costs, and whether its difficulty orders puzzles as people do (issue 37).
+
+Every bundled aquarium and the jigsaw inputs (the real AoC inputs of ../shared join when they are there):
+explained in process, medians of 3 runs (finding the steps; replaying them). Then the difficulty of the
+puzzle-aquarium.com instances against the site's own easy / normal / hard labels, size by size.
+
+    .venv/bin/python bench/explain.py [--runs 3]      (writes its sections of BENCHMARKS.md)
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from run import aoc_inputs, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
+
+from puzzlesat.encoders import get_puzzle  # noqa: E402
+from puzzlesat.pipeline.explaining import explain_instance  # noqa: E402
+from puzzlesat.pipeline.steps import load  # noqa: E402
+
+LABELS = ("easy", "normal", "hard")
+
+
+def measured(puzzle: str, path: str, runs: int) -> tuple[dict[str, int], float, float]:
+    """(difficulty, median seconds finding the steps, median seconds replaying them)."""
+    spec = get_puzzle(puzzle)
+    found, replayed, difficulty = [], [], {}
+    for _ in range(runs):
+        result = explain_instance(spec, load(spec, path))
+        assert result.explanation.solved, path
+        found.append(result.times["explain"])
+        replayed.append(result.times["replay"])
+        difficulty = result.explanation.difficulty
+    return difficulty, statistics.median(found), statistics.median(replayed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    runs = parser.parse_args().runs
+    rows, by_label = [], {}
+    targets = [("aquarium", path.stem, str(path)) for path in sorted((ROOT / "instances" / "aquarium").glob("*.txt"))]
+    targets += [("jigsaw", name, path) for name, path in aoc_inputs("2020-20")]
+    for puzzle, name, path in targets:
+        difficulty, seconds, replay = measured(puzzle, path, runs)
+        rows.append(f"| {puzzle} {name} | {difficulty['steps']} | {difficulty['widest']} | {seconds:.3f} | {replay:.3f} |")
+        print(rows[-1], flush=True)
+        parts = name.split("-")
+        if puzzle == "aquarium" and parts[0] == "pa":
+            by_label.setdefault((parts[1], parts[2]), []).append(difficulty)
+    table = [f"## Explanations (bench/explain.py; in process, median of {runs}; {time.strftime('%Y-%m-%d')})", "",
+             "`puzzlesat explain`: steps (each fixes cells by the fewest facts found), widest (the most facts "
+             "one step needs), seconds finding the steps, seconds replaying them (a fresh solver per cell "
+             "claimed). Goals: an aquarium 15x15 within 10 s, a jigsaw of the real size within 30 s.", "",
+             "| instance | steps | widest | explain s | replay s |", "|---|---:|---:|---:|---:|", *rows, ""]
+    ordered = ["## Explanation difficulty against puzzle-aquarium.com's labels (bench/explain.py)", "",
+               "Medians over the bundled instances of each size and label (how many in brackets). Does the "
+               "measure order them as the site does (easy <= normal <= hard)?", "",
+               "| size | easy: steps / widest | normal: steps / widest | hard: steps / widest | widest in the site's "
+               "order | steps in the site's order |",
+               "|---|---|---|---|---|---|"]
+    for size in sorted({size for size, _ in by_label}, key=lambda s: int(s.split("x")[0])):
+        cells, widest, steps = [], [], []
+        for label in LABELS:
+            found = by_label.get((size, label), [])
+            if not found:
+                cells.append("-")
+                continue
+            steps.append(statistics.median(d["steps"] for d in found))
+            widest.append(statistics.median(d["widest"] for d in found))
+            cells.append(f"{steps[-1]:g} / {widest[-1]:g} ({len(found)})")
+        ordered.append(f"| {size} | {' | '.join(cells)} | {'yes' if widest == sorted(widest) else 'no'} | "
+                       f"{'yes' if steps == sorted(steps) else 'no'} |")
+    update_benchmarks(["\n".join(table), "\n".join(ordered + [""])])
+
+
+if __name__ == "__main__":
+    main()
