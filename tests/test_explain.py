@@ -99,7 +99,7 @@ def test_random_aquariums_against_brute_force():
             assert explanation.conflict and not explanation.solved, (case, text)
 
 
-def test_explain_on_the_command_line(run_cli):
+def test_explain_on_the_command_line(run_cli, tmp_path):
     path = str(INSTANCES / "aquarium" / "pa-6x6-hard-1001841.txt")
     code, out, _ = run_cli("explain", "aquarium", path)
     assert code == 0 and out.startswith("step 1: row 6 count (5): water r6c2 r6c3")
@@ -108,6 +108,9 @@ def test_explain_on_the_command_line(run_cli):
     payload = valid(json.loads(out))
     assert code == 0 and payload["solved"] and payload["difficulty"] == {"steps": 18, "widest": 2}
     assert payload["certificate"]["by"] == "glucose4"
+    code, _, _ = run_cli("explain", "aquarium", path, "--svg", str(tmp_path / "s.svg"), "--png", str(tmp_path / "s.png"))
+    assert code == 0 and (tmp_path / "s.svg").read_text().startswith("<svg")
+    assert (tmp_path / "s.png").read_bytes().startswith(b"\x89PNG") and "18. row 1: 4" in (tmp_path / "s.svg").read_text()
     # a jig has a solution in each of its classes: the explanation stops where the classes part
     code, out, _ = run_cli("explain", "jig", str(INSTANCES / "jig" / "zhurgut_4x4.jig"))
     assert code == 1 and "not unique: after" in out and "two solutions differ at piece" in out

@@ -20,6 +20,7 @@ class Fact:
 
     label: str
     clauses: Sequence[Sequence[int]]
+    short: str = ""  # the label in a few characters, for a picture's titles (default: the label)
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool
             if previous:
                 chain.append([-previous, var])
             previous = var
-        facts.append(Fact(f"region {region} fills level by level", chain))
+        facts.append(Fact(f"region {region} fills level by level", chain, f"region {region} levels"))
     regions, n = instance.regions, instance.n
     for r in range(n):
         widths: dict[int, int] = {}
@@ -55,11 +55,13 @@ def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool
             widths[region] = widths.get(region, 0) + 1
         lits = [fill[region, r] for region in widths]
         facts.append(Fact(f"row {r + 1} count ({instance.rows[r]})", PBEnc.equals(
-            lits=lits, weights=list(widths.values()), bound=instance.rows[r], vpool=pool, encoding=pb_type).clauses))
+            lits=lits, weights=list(widths.values()), bound=instance.rows[r], vpool=pool, encoding=pb_type).clauses,
+            f"row {r + 1}: {instance.rows[r]}"))
     for c in range(n):
         lits = [fill[regions[r][c], r] for r in range(n)]
         facts.append(Fact(f"column {c + 1} count ({instance.cols[c]})",
-                          CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses))
+                          CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses,
+                          f"col {c + 1}: {instance.cols[c]}"))
     names = {var: " ".join(f"r{r + 1}c{c + 1}" for r, c in where) for var, where in cells.items()}
     return Facts(facts, cells, names, ("dry", "water"))
 

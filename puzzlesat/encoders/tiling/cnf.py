@@ -54,14 +54,14 @@ def tiling_facts(problem: TilingProblem, break_symmetry: bool, cardinality: str,
         clauses = [lits]  # empty when no placement fits: the formula is then unsatisfiable
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
-        facts.append(Fact(f"{_cell_name(problem, cell)} holds one piece", clauses))
+        facts.append(Fact(f"{_cell_name(problem, cell)} holds one piece", clauses, _cell_name(problem, cell)))
         for i, v in var[cell].items():
             by_piece[variants[i].piece].append(v)
     for piece, lits in enumerate(by_piece):
         clauses = [lits]
         if len(lits) > 1:
             clauses.extend(CardEnc.atmost(lits, bound=1, vpool=pool, encoding=amo).clauses)
-        facts.append(Fact(f"piece {names[piece]} is used once", clauses))
+        facts.append(Fact(f"piece {names[piece]} is used once", clauses, f"piece {names[piece]}"))
     # key index: cell -> side -> key -> [(var, piece)]
     index: list[list[dict[Any, Any]]] = [[{} for _ in range(4)] for _ in range(cells)]
     for cell in range(cells):
@@ -77,13 +77,15 @@ def tiling_facts(problem: TilingProblem, break_symmetry: bool, cardinality: str,
             for i, v in var[cell].items():
                 variant = variants[i]
                 edge.append([-v] + [w for w, piece in facing.get(variant.keys[side], ()) if piece != variant.piece])
-    facts += [Fact(f"{_cell_name(problem, a)} and {_cell_name(problem, b)} fit", clauses)
-              for (a, b), clauses in edges.items()]
+    facts += [Fact(f"{_cell_name(problem, a)} and {_cell_name(problem, b)} fit", clauses,
+                   f"{_cell_name(problem, a)}|{_cell_name(problem, b)}") for (a, b), clauses in edges.items()]
     if break_symmetry:
-        facts.append(Fact("symmetry: one solution of each class under the grid's turns", _breaking_clauses(problem, var)))
+        facts.append(Fact("symmetry: one solution of each class under the grid's turns", _breaking_clauses(problem, var),
+                          "symmetry"))
     placed = {v: (cell // problem.cols, cell % problem.cols, names[variants[i].piece], variants[i].orientation)
               for cell, cell_vars in enumerate(var) for i, v in cell_vars.items()}
-    return Facts(facts, placed, {v: f"piece {p} at r{r + 1}c{c + 1} in orientation {o}" for v, (r, c, p, o) in placed.items()},
+    return Facts(facts, {v: (where,) for v, where in placed.items()},
+                 {v: f"piece {p} at r{r + 1}c{c + 1} in orientation {o}" for v, (r, c, p, o) in placed.items()},
                  ("ruled out", "placed"), listed=(True,))
 
 

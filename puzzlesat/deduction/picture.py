@@ -1,0 +1,65 @@
+"""An explanation drawn: one small grid per step, the cells fixed before it in their colours and the
+cells it fixes highlighted, titled with the facts it uses (``explain --svg`` / ``--png``)."""
+from __future__ import annotations
+
+from ..formats.picture import CHARACTER_WIDTH, Picture, Pixel
+from . import Explanation
+
+#: panels per row of the picture
+ACROSS = 5
+#: a cell's colour by (its value, fixed by this step)
+COLOURS: dict[tuple[bool, bool], Pixel] = {(True, False): (70, 130, 220), (False, False): (225, 225, 225),
+                                           (True, True): (245, 150, 20), (False, True): (250, 215, 160)}
+GRID: Pixel = (190, 190, 190)
+TITLE_SIZE = 0.45
+
+
+def steps_picture(explanation: Explanation) -> Picture:
+    """Every step as a panel, left to right and top to bottom. A cell is a shown variable's (row, column)
+    (its first two coordinates); values a text does not list (a tiling's ruled-out placements) are not
+    drawn."""
+    facts = explanation.facts
+    where = {var: [(int(cell[0]), int(cell[1])) for cell in cells] for var, cells in facts.cells.items()}
+    #: what a cell shows as text where its variable is true: a tiling's piece (a placement's third entry)
+    written = {var: str(cells[0][2]) for var, cells in facts.cells.items() if len(cells) == 1 and len(cells[0]) > 2}
+    rows = 1 + max((r for spots in where.values() for r, _ in spots), default=0)
+    cols = 1 + max((c for spots in where.values() for _, c in spots), default=0)
+    steps = explanation.steps
+    across = max(1, min(ACROSS, len(steps)))
+    width, height = cols + 1, rows + 1.6  # a margin, and the title's two lines above each panel
+    picture = Picture(across * width + 0.5, -(-len(steps) // across) * height + 0.5)
+    known: list[int] = []
+    for number, step in enumerate(steps):
+        x0 = 0.5 + (number % across) * width
+        y0 = 0.5 + (number // across) * height
+        for literals, fresh in ((known, False), (step.forced, True)):
+            for literal in literals:
+                if (literal > 0) in facts.listed:
+                    for r, c in where[abs(literal)]:
+                        picture.rect(x0 + c, y0 + 1.1 + r, 1, 1, COLOURS[literal > 0, fresh])
+                        if literal > 0 and literal in written:
+                            text = written[literal]
+                            picture.label(x0 + c + 0.5, y0 + 1.6 + r, text, min(0.45, 1.6 / max(1, len(text))),
+                                          (255, 255, 255))
+        for k in range(cols + 1):
+            picture.rect(x0 + k - 0.02, y0 + 1.1, 0.04, rows, GRID)
+        for k in range(rows + 1):
+            picture.rect(x0, y0 + 1.1 + k - 0.02, cols, 0.04, GRID)
+        title = f"{number + 1}. " + " + ".join(facts.facts[i].short or facts.facts[i].label for i in step.facts)
+        for line, text in enumerate(_wrapped(title, int(cols / (CHARACTER_WIDTH * TITLE_SIZE)))):
+            picture.label(x0, y0 + 0.05 + 0.5 * line, text, TITLE_SIZE, start=True)
+        known += step.forced
+    return picture
+
+
+def _wrapped(title: str, fits: int) -> list[str]:
+    """The title in at most two lines of ``fits`` characters, broken between words, cut short after."""
+    lines = [""]
+    for word in title.split():
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > fits:
+            if len(lines) == 2:
+                lines[-1] = lines[-1][:max(1, fits - 1)] + "…"
+                return lines
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}".strip()
+    return [line if len(line) <= fits else line[:max(1, fits - 1)] + "…" for line in lines]
