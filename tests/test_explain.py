@@ -116,3 +116,18 @@ def test_explain_on_the_command_line(run_cli, tmp_path):
     assert code == 1 and "not unique: after" in out and "two solutions differ at piece" in out
     code, _, err = run_cli("explain", "amphipod", str(INSTANCES / "aoc" / "2021-23" / "example.txt"))
     assert code == 2 and "explain is not offered for amphipod" in err
+
+
+def test_generate_keeps_a_candidate_of_the_difficulty_asked(run_cli, tmp_path):
+    """The kept puzzle's own explanation rates as asked; a difficulty no candidate reaches is refused in
+    one line."""
+    for difficulty, widest in (("easy", range(1, 2)), ("normal", range(2, 5))):
+        out = tmp_path / f"{difficulty}.txt"
+        code, _, err = run_cli("generate", "aquarium", "--size", "6", "--difficulty", difficulty, "--seed", "3",
+                               "-o", str(out))
+        assert code == 0, err
+        result = explain_instance(AQUARIUM, load(AQUARIUM, str(out)))
+        assert result.explanation.solved and result.explanation.difficulty["widest"] in widest
+    code, _, err = run_cli("generate", "aquarium", "--size", "6", "--difficulty", "hard", "--seed", "3")
+    assert code == 2 and err.strip().endswith("no hard 6x6 aquarium among 40 candidates (seeds 3-42): try another "
+                                              "--seed or --size")

@@ -42,20 +42,24 @@ def command() -> None:
 
 @command.command("aquarium")
 @click.option("--size", type=click.IntRange(min=2), required=True, help="Grid size N (N x N).")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard"]), default=None,
+              help="Keep the first candidate (from --seed on) whose explanation's widest step needs 1 fact "
+                   "(easy), 2-4 (normal) or 5 or more (hard); `puzzlesat explain` shows why.")
 @seed_option
 @output_option
 @timeout_option
-def aquarium(size: int, seed: int, output: str, timeout: Deadline) -> None:
+def aquarium(size: int, difficulty: str | None, seed: int, output: str, timeout: Deadline) -> None:
     """An N x N aquarium with exactly one solution (proven by the SAT solver).
 
     \b
     Example:
       puzzlesat generate aquarium --size 50 --seed 1 -o big.txt
+      puzzlesat generate aquarium --size 10 --difficulty hard --seed 3 -o hard.txt
     """
     from ..encoders.aquarium.generate import generate
 
     report_phase("generate")
-    write_text_atomic(output, generate(size, seed))
+    write_text_atomic(output, generate(size, seed, difficulty))
 
 
 @command.command("jigsaw")

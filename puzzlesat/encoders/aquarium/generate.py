@@ -115,18 +115,48 @@ class _Layout:
             self.wet[x] = x // n >= level
 
 
-def generate(size: int, seed: int) -> str:
-    """The task string (one line) of a new puzzle with exactly one solution."""
-    return generate_instance(size, seed).task_string() + "\n"
+def generate(size: int, seed: int, difficulty: str | None = None) -> str:
+    """The task string (one line) of a new puzzle with exactly one solution; with ``difficulty``, the
+    first candidate (seeds ``seed``, ``seed + 1``, ...) whose explanation rates so (:data:`DIFFICULTY`)."""
+    if difficulty is None:
+        return generate_instance(size, seed).task_string() + "\n"
+    return rated_instance(size, seed, difficulty).task_string() + "\n"
 
 
-def generate_instance(size: int, seed: int) -> AquariumInstance:
+#: how hard a puzzle is, by its explanation's widest step (the most facts one step needs): one fact at a
+#: time; a few facts together; many (bench/explain.py compares it with puzzle-aquarium.com's labels)
+DIFFICULTY = {"easy": range(1, 2), "normal": range(2, 5), "hard": range(5, 1 << 30)}
+#: candidates tried before a difficulty is given up
+CANDIDATES = 40
+
+
+def rated_instance(size: int, seed: int, difficulty: str) -> AquariumInstance:
+    """The first candidate that rates ``difficulty``. Easy and normal candidates come from the usual
+    generator (line reasoning solves them); hard ones stop merging regions as soon as the puzzle is
+    unique, before line reasoning alone can solve it."""
+    from ...pipeline.explaining import explain_instance
+    from . import PUZZLE
+
+    wanted = DIFFICULTY[difficulty]
+    for candidate in range(seed, seed + CANDIDATES):
+        instance = generate_instance(size, candidate, until_unique=difficulty == "hard")
+        if explain_instance(PUZZLE, instance).explanation.difficulty["widest"] in wanted:
+            return instance
+    raise PuzzlesatError(f"no {difficulty} {size}x{size} aquarium among {CANDIDATES} candidates (seeds {seed}-"
+                         f"{seed + CANDIDATES - 1}): try another --seed or --size")
+
+
+def generate_instance(size: int, seed: int, until_unique: bool = False) -> AquariumInstance:
+    """A puzzle line reasoning solves; with ``until_unique``, the first layout the SAT solver proves
+    unique, which may need wider reasoning."""
     if size < 2:
         raise PuzzlesatError(f"--size {size}: an aquarium needs at least 2x2 cells")
     rng = random.Random(seed)
     layout = _Layout(size, rng)
     while True:  # every round merges regions, so it ends (at worst with one region)
         instance = layout.instance()
+        if until_unique and _proven_unique(instance, layout):
+            return instance
         domains = propagated_levels(instance)
         assert domains is not None, "the intended solution always satisfies the counts"
         open_regions = [g for g, dom in domains.items() if len(dom) > 1]
