@@ -54,7 +54,7 @@ def aquarium(size: int, difficulty: str | None, seed: int, output: str, timeout:
     \b
     Example:
       puzzlesat generate aquarium --size 50 --seed 1 -o big.txt
-      puzzlesat generate aquarium --size 10 --difficulty hard --seed 3 -o hard.txt
+      puzzlesat generate aquarium --size 15 --difficulty hard --seed 3 -o hard.txt
     """
     from ..encoders.aquarium.generate import generate
 
