@@ -190,6 +190,8 @@ def command(
         click.echo(f"count: {answer.count} (the counter's word: a count is not checked here)")
     elif solution is not None:
         click.echo(solution.render())
+        for warning in report.warnings:
+            click.echo(f"warning: {warning}")
         if answer.cost is not None:
             click.echo(f"cost: {answer.cost + encoding.cost_offset} (the model's broken soft clauses agree with "
                        "the solver's cost line" + (f", plus the fixed {encoding.cost_offset}" if encoding.cost_offset

@@ -146,6 +146,8 @@ def command(
             extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique", "optimal")}
             for key, value in extra.items():
                 click.echo(f"{key}: {value}")
+            for warning in report.warnings:
+                click.echo(f"warning: {warning}")
             note("checked: yes (independent checker)")
             if report.answers.get("optimal"):
                 click.echo("optimal: yes (proven by the solver: nothing cheaper exists"

@@ -67,6 +67,8 @@ class Report:
             "times": {k: round(v, 6) for k, v in self.times.items()}}
         if self.solution is not None:
             out["solution"] = self.solution.to_json()
+        if self.warnings:
+            out["warnings"] = self.warnings
         if self.cubes:
             out["cubes"] = dict(self.cubes)
         if self.certificates:
@@ -76,6 +78,13 @@ class Report:
             out["method"] = self.counted_by
             out["complete"] = self.complete
         return out
+
+    @property
+    def warnings(self) -> list[str]:
+        """Where the input leaves the puzzle's stated assumptions, as the solution says (a solution may
+        have a ``warnings()`` method: jigsaw's monsters in several orientations)."""
+        said = getattr(self.solution, "warnings", None)
+        return list(said()) if callable(said) else []
 
     def certified(self) -> dict[str, bool]:
         """Per claim under ``--certify``, whether its proof was checked (empty without --certify)."""

@@ -35,15 +35,31 @@ class JigsawSolution:
         return tuple(lines)
 
     @cached_property
-    def monsters(self) -> tuple[int, tuple[str, ...], frozenset[tuple[int, int]]]:
-        """(orientation, image in it, monster cells) for the orientation with the most monsters."""
-        best: tuple[int, tuple[str, ...], frozenset[tuple[int, int]]] = (0, self.image, frozenset())
+    def sightings(self) -> list[tuple[int, tuple[str, ...], frozenset[tuple[int, int]]]]:
+        """(orientation, image in it, monster cells) for every orientation of the image, 0 to 7."""
+        found = []
         for o in range(8):
             picture = orient(self.image, o)
             cells = {(r + dr, c + dc) for r, c in monster_corners(picture) for dr, dc in MONSTER_CELLS}
-            if len(cells) > len(best[2]):
-                best = (o, picture, frozenset(cells))
-        return best
+            found.append((o, picture, frozenset(cells)))
+        return found
+
+    @cached_property
+    def monsters(self) -> tuple[int, tuple[str, ...], frozenset[tuple[int, int]]]:
+        """(orientation, image in it, monster cells) for the orientation with the most monsters (the
+        first of them on a tie; orientation 0 and no cells when there is none)."""
+        return max(self.sightings, key=lambda seen: len(seen[2]))
+
+    def warnings(self) -> list[str]:
+        """Where the input leaves docs/puzzles.md's assumption that monsters appear in one orientation
+        of the image: part 2 then depends on the orientation chosen, and the sentence says each."""
+        seen = [(o, picture, cells) for o, picture, cells in self.sightings if cells]
+        if len(seen) < 2:
+            return []
+        each = ", ".join(f"{_rough(picture, cells)} in orientation {o}" for o, picture, cells in seen)
+        return [f"sea monsters appear in {len(seen)} orientations of the image (part 2 would be {each}); the "
+                f"puzzle assumes one: part 2 is given for orientation {self.monsters[0]}, the first with the "
+                "most monster cells"]
 
     def corners(self) -> list[int]:
         last = self.rows * self.cols - 1
@@ -51,8 +67,7 @@ class JigsawSolution:
 
     def answers(self) -> dict[str, Any]:
         _, picture, cells = self.monsters
-        rough = sum(line.count("#") for line in picture) - len(cells)
-        return {"part1": prod(self.corners()), "part2": rough}
+        return {"part1": prod(self.corners()), "part2": _rough(picture, cells)}
 
     def to_json(self) -> dict[str, Any]:
         """The layout, per cell row by row: [tile id, orientation] (0-3 quarter-turns clockwise, 4-7 the
@@ -118,6 +133,11 @@ def _orient_cells(grid: tuple[tuple[tuple[int, int], ...], ...],
     if orientation >= 4:
         grid = tuple(row[::-1] for row in grid)
     return grid
+
+
+def _rough(picture: tuple[str, ...], monster: frozenset[tuple[int, int]]) -> int:
+    """Part 2: the '#' cells of the image that belong to no sea monster."""
+    return sum(line.count("#") for line in picture) - len(monster)
 
 
 def monster_corners(picture: tuple[str, ...]) -> list[tuple[int, int]]:
