@@ -102,7 +102,7 @@ def readme_table() -> dict[str, dict[str, bool]]:
 def test_the_readme_table_names_every_surface_and_puzzle():
     table = readme_table()
     assert set(table) == {"solve", "count", "count --cubes", "export", "decode", "crosscheck", "bench", "generate",
-                          "puzzlesat.solve", "puzzlesat.count", "puzzlesat.encode"}
+                          "puzzlesat.solve", "puzzlesat.count", "puzzlesat.encode", "explain", "puzzlesat.explain"}
     assert all(set(row) == {case.puzzle for case in CASES.values()} for row in table.values())
 
 
@@ -375,3 +375,25 @@ def test_an_unsat_agreement_on_a_formula_file_is_certified(run_cli, tmp_path):
     assert rows["reference"]["status"] == "SKIPPED"
     for name in ("pysat:cadical195 [cnf]", "pysat:glucose4 [cnf]"):
         assert rows[name]["status"] == "UNSAT" and rows[name]["agrees"] and rows[name]["certified"] == {"unsat": True}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_explain_reaches_solves_answer_or_refuses(name, tmp_path, run_cli):
+    """The command line's and the API's explanations are the same steps; one that reaches a solution
+    reaches the answers ``solve`` gives; a puzzle that cannot explain itself refuses in one line."""
+    case = CASES[name]
+    path = case.file(tmp_path)
+    code, out, err = run_cli("explain", case.puzzle, path, *case.flags, "--json")
+    if not works("explain", case.puzzle):
+        one_line_refusal(code, err)
+        with pytest.raises(puzzlesat.core.errors.PuzzlesatError, match="explain is not offered"):
+            puzzlesat.explain(case.puzzle, puzzlesat.read(case.puzzle, path, **case.reading))
+        return
+    payload = json.loads(out)
+    api = puzzlesat.explain(case.puzzle, puzzlesat.read(case.puzzle, path, **case.reading))
+    assert code == (0 if payload["solved"] else 1) and payload["difficulty"] == api.explanation.difficulty
+    assert payload["steps"] == api.to_json()["steps"]
+    if payload["solved"]:
+        _, solved, _ = cli_json(name, "solve")
+        wanted = {key: value for key, value in solved["answers"].items() if key != "unique"}
+        assert {key: api.solution.answers()[key] for key in wanted} == wanted

@@ -1,6 +1,8 @@
 """``puzzlesat explain``: why the solution is the solution, step by step, each step replayed and checked."""
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..core.files import write_bytes_atomic, write_text_atomic
@@ -10,19 +12,28 @@ from ..encoders import get_puzzle
 from ..formats.picture import to_png, to_svg
 from ..pipeline.explaining import explain_instance
 from ..pipeline.steps import load
-from .options import common, echo_json, file_argument, json_option, picture_options, puzzle_argument, timeout_option
+from .options import (
+    common,
+    echo_json,
+    instance_input,
+    json_option,
+    picture_options,
+    puzzle_argument,
+    reading,
+    timeout_option,
+)
 from .supervised import SupervisedCommand
 
 
 @click.command("explain", cls=SupervisedCommand, inputs=("file",))
-@common(puzzle_argument, file_argument)
+@common(puzzle_argument, instance_input)
 @json_option
 @picture_options
 @click.option("--certify", is_flag=True,
               help="Back every step's UNSAT answers with DRAT proofs, checked by puzzlesat's own checker.")
 @timeout_option
 def command(puzzle: str, file: str, as_json: bool, png: str | None, svg: str | None, certify: bool,
-            timeout: Deadline) -> None:
+            timeout: Deadline, **read: Any) -> None:
     """Explain FILE's solution (aquarium, jigsaw, jig): steps from the empty grid to the solution, each
     fixing cells by the fewest puzzle facts that force them ("row 3 count", "region 7 fills level by
     level", "r2c3 and r2c4 fit"), found as small unsatisfiable cores over the facts the encoder labels.
@@ -42,7 +53,7 @@ def command(puzzle: str, file: str, as_json: bool, png: str | None, svg: str | N
       puzzlesat explain aquarium instances/aquarium/pa-15x15-hard-1013539.txt --json --certify
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file)
+    instance = load(spec, file, None, **reading(read))
     explained = explain_instance(spec, instance, certify=certify)
     if png or svg:
         picture = steps_picture(explained.explanation)

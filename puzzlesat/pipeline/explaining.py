@@ -28,8 +28,10 @@ class Explained:
 
     def to_json(self) -> dict[str, Any]:
         facts = self.explanation.facts
-        steps = [{"facts": [facts.facts[i].label for i in step.facts],
-                  "cells": [{"cells": facts.cells[abs(lit)], "value": facts.values[lit > 0]} for lit in step.forced]}
+        def fixed(literal: int) -> dict[str, Any]:
+            return {"cells": [list(cell) for cell in facts.cells[abs(literal)]], "value": facts.values[literal > 0]}
+
+        steps = [{"facts": [facts.facts[i].label for i in step.facts], "cells": [fixed(lit) for lit in step.forced]}
                  for step in self.explanation.steps]
         out: dict[str, Any] = {"puzzle": self.puzzle, "solved": self.explanation.solved, "steps": steps,
                                "difficulty": self.explanation.difficulty, "replayed": True,
@@ -39,8 +41,7 @@ class Explained:
         if self.explanation.conflict:
             out["conflict"] = [facts.facts[i].label for i in self.explanation.conflict]
         if self.explanation.differing:
-            out["differing"] = [[{"cells": facts.cells[abs(lit)], "value": facts.values[lit > 0]} for lit in solution]
-                                for solution in self.explanation.differing]
+            out["differing"] = [[fixed(lit) for lit in solution] for solution in self.explanation.differing]
         if self.certificates:
             joined = Certificate.joined(self.certificates)
             out["certificate"] = joined.to_json() if joined else None
