@@ -28,11 +28,7 @@ from puzzlesat.encoders.jigsaw.tiles import tiling_problem as jigsaw_problem
 from puzzlesat.encoders.tiling.domains import clear_caches as clear_tiling_caches
 from puzzlesat.encoders.tiling.options import TilingOptions
 from puzzlesat.pipeline.request import request
-
-#: the project's root (bench runs with the project installed in .venv: `make bench`)
 from puzzlesat.pipeline.steps import count_solutions, load
-
-#: the project's root (bench runs with the project installed in .venv: `make bench`)
 from puzzlesat.pipeline.tasks import count, solve
 
 #: the project's root (bench runs with the project installed in .venv: `make bench`)
