@@ -17,7 +17,6 @@ from .options import (
     echo_json,
     instance_input,
     json_option,
-    picture_options,
     puzzle_argument,
     reading,
     timeout_option,
@@ -28,11 +27,13 @@ from .supervised import SupervisedCommand
 @click.command("explain", cls=SupervisedCommand, inputs=("file",))
 @common(puzzle_argument, instance_input)
 @json_option
-@picture_options
+@click.option("--svg", type=click.Path(dir_okay=False), default=None,
+              help="Draw every step into an SVG picture: a small grid each, titled with its facts.")
+@click.option("--png", type=click.Path(dir_okay=False), default=None, help="The same picture as PNG.")
 @click.option("--certify", is_flag=True,
               help="Back every step's UNSAT answers with DRAT proofs, checked by puzzlesat's own checker.")
 @timeout_option
-def command(puzzle: str, file: str, as_json: bool, png: str | None, svg: str | None, certify: bool,
+def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | None, certify: bool,
             timeout: Deadline, **read: Any) -> None:
     """Explain FILE's solution (aquarium, jigsaw, jig): steps from the empty grid to the solution, each
     fixing cells by the fewest puzzle facts that force them ("row 3 count", "region 7 fills level by
