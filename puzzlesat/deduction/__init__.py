@@ -35,6 +35,9 @@ class Facts:
     #: the values whose cells a text names one by one (the others are counted: a tiling's placements
     #: ruled out are many and dull)
     listed: tuple[bool, ...] = (False, True)
+    #: the grid's thick lines for a picture, each between two side-by-side cells (r1, c1, r2, c2): an
+    #: aquarium's region borders
+    walls: tuple[tuple[int, int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)

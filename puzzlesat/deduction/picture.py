@@ -11,6 +11,7 @@ ACROSS = 5
 COLOURS: dict[tuple[bool, bool], Pixel] = {(True, False): (70, 130, 220), (False, False): (225, 225, 225),
                                            (True, True): (245, 150, 20), (False, True): (250, 215, 160)}
 GRID: Pixel = (190, 190, 190)
+WALL: Pixel = (30, 30, 30)
 TITLE_SIZE = 0.45
 
 
@@ -45,6 +46,16 @@ def steps_picture(explanation: Explanation) -> Picture:
             picture.rect(x0 + k - 0.02, y0 + 1.1, 0.04, rows, GRID)
         for k in range(rows + 1):
             picture.rect(x0, y0 + 1.1 + k - 0.02, cols, 0.04, GRID)
+        if facts.walls:  # a grid with walls has a wall all round
+            for edge in (0, cols):
+                picture.rect(x0 + edge - 0.05, y0 + 1.05, 0.1, rows + 0.1, WALL)
+            for edge in (0, rows):
+                picture.rect(x0 - 0.05, y0 + 1.05 + edge, cols + 0.1, 0.1, WALL)
+        for r, c, r2, c2 in facts.walls:  # between (r, c) and the cell right of it or below it
+            if c2 > c:
+                picture.rect(x0 + c2 - 0.05, y0 + 1.1 + r - 0.05, 0.1, 1.1, WALL)
+            else:
+                picture.rect(x0 + c - 0.05, y0 + 1.1 + r2 - 0.05, 1.1, 0.1, WALL)
         title = f"{number + 1}. " + " + ".join(facts.facts[i].short or facts.facts[i].label for i in step.facts)
         for line, text in enumerate(_wrapped(title, int(cols / (CHARACTER_WIDTH * TITLE_SIZE)))):
             picture.label(x0, y0 + 0.05 + 0.5 * line, text, TITLE_SIZE, start=True)

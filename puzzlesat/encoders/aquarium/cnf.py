@@ -63,7 +63,9 @@ def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool
                           CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses,
                           f"col {c + 1}: {instance.cols[c]}"))
     names = {var: " ".join(f"r{r + 1}c{c + 1}" for r, c in where) for var, where in cells.items()}
-    return Facts(facts, cells, names, ("dry", "water"))
+    walls = tuple((r, c, r + dr, c + dc) for r in range(n) for c in range(n) for dr, dc in ((0, 1), (1, 0))
+                  if r + dr < n and c + dc < n and regions[r][c] != regions[r + dr][c + dc])
+    return Facts(facts, cells, names, ("dry", "water"), walls=walls)
 
 
 def decode_cnf(instance: AquariumInstance, encoding: Encoding, model: CnfModel) -> tuple[tuple[bool, ...], ...]:
