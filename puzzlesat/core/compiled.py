@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib.util
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 #: how long plain code runs before the compiled code takes over: about numba's start-up, so that work
 #: never takes much more than twice what the better of the two would have taken
@@ -58,3 +59,19 @@ def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: frozenset[str] = frozenset()) -> Any:
+    """Compile a module's functions ``names`` (``namespace``: its ``globals()``) with numba, cached on
+    disk, callees first: each compiled function replaces the plain one in the module, and numba finds a
+    callee through the module's globals, so each is compiled calling the compiled ones before it.
+    ``inlined`` ones are compiled into their callers (a call passing many arrays costs more than the
+    work). Returns the last, the entry point; numba is imported here, on first use only."""
+    import numba
+
+    for name in names:
+        if name in inlined:
+            namespace[name] = numba.njit(cache=True, inline="always")(namespace[name])
+        else:
+            namespace[name] = numba.njit(cache=True)(namespace[name])
+    return namespace[names[-1]]

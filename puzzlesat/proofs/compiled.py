@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.compiled import compiled_in_order
 from .reading import Step
 
 #: the kernel's verdicts
@@ -40,22 +41,16 @@ CORE_HEAD, ALL_HEAD, TRAIL, EXACT, POOL_TOP, CLAUSES, ARENA, OFFSET, TOKEN, UNIT
 #: clause deleted, a deletion of a top-level reason ignored
 NOTHING, ADDED, DELETED, KEPT = range(4)
 
-_COMPILED: dict[str, Any] = {}
+_KERNEL: Any = None
 
 
 def kernel() -> Any:
     """The compiled check, built on first use or loaded from numba's cache (numba is imported only
-    here, and only when a proof is checked this way)."""
-    if not _COMPILED:
-        import numba
-
-        module = globals()
-        for name in _ORDER:  # callees first: each is compiled calling the compiled ones before it
-            if name in _INLINED:
-                module[name] = _COMPILED[name] = numba.njit(cache=True, inline="always")(module[name])
-            else:
-                module[name] = _COMPILED[name] = numba.njit(cache=True)(module[name])
-    return _COMPILED["_check"]
+    then, and only when a proof is checked this way)."""
+    global _KERNEL
+    if _KERNEL is None:
+        _KERNEL = compiled_in_order(globals(), _ORDER, _INLINED)
+    return _KERNEL
 
 
 # -- watch lists

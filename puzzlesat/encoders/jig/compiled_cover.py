@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.compiled import compiled_in_order
 from ...core.errors import PuzzlesatError
 from ...core.runner import run_each
 from .exact_cover import Option, jig_options
@@ -36,20 +37,17 @@ SPLIT_LEVEL = 3
 #: parts of a search per core: more parts than cores even out the parts' unequal sizes
 PARTS_PER_CORE = 4
 
-_COMPILED: dict[str, Any] = {}
+_KERNEL: Any = None
 
 
 def _kernel() -> Any:
-    """The compiled search, built on first use or loaded from numba's cache (numba is imported only here,
-    and only when counting)."""
-    if not _COMPILED:
-        import numba
-
-        module = globals()
-        for name in ("_hide", "_unhide", "_cover", "_uncover", "_purify", "_unpurify", "_commit", "_uncommit",
-                     "_search"):  # callees first: each is compiled calling the compiled ones before it
-            module[name] = _COMPILED[name] = numba.njit(cache=True)(module[name])
-    return _COMPILED["_search"]
+    """The compiled search, built on first use or loaded from numba's cache (numba is imported only
+    then, and only when counting)."""
+    global _KERNEL
+    if _KERNEL is None:
+        _KERNEL = compiled_in_order(globals(), ("_hide", "_unhide", "_cover", "_uncover", "_purify", "_unpurify",
+                                                "_commit", "_uncommit", "_search"))
+    return _KERNEL
 
 
 class Links:
