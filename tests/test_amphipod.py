@@ -68,17 +68,48 @@ def test_unrolling_gives_both_parts_of_the_example():
     assert report.checked and {k: report.answers[k] for k in ("part1", "part2")} == expected(str(AOC / "example"))
 
 
-@pytest.mark.parametrize("kind", ["events", "unroll"])
-def test_the_two_parts_share_no_variable(kind):
-    """The descent settles part 1 and part 2 one after the other: that is only right if they are
-    independent formulas that together are the whole encoding."""
-    encoding = PUZZLE.encode(load(PUZZLE, str(AOC / "example.txt")), kind)
-    parts = encoding.split()
-    assert len(parts) == 2
-    assert sum(len(p.clauses) for p in parts) == len(encoding.clauses)
-    assert sum(len(p.soft) for p in parts) == len(encoding.soft)
-    first, second = ({abs(lit) for clause in p.clauses + [c for c, _ in p.soft] for lit in clause} for p in parts)
-    assert first and second and not first & second
+#: part 1 (this drawing) has a plan of energy 13509; part 2 (two lines unfolded into it) has none, as
+#: the A* reference also finds
+PART2_STUCK = "#############\n#...........#\n###C#D#A#A###\n  #C#B#D#B#\n  #########\n"
+
+
+@pytest.mark.parametrize("chosen", [[], ["--backend", "pysat:cadical195", "--method", "descent"],
+                                    ["--encoding", "smt", "--method", "z3"]])
+def test_a_part_without_a_plan_does_not_hide_the_other_part(run_cli, tmp_path, chosen):
+    """Both burrows used to be one formula, UNSAT as a whole, so the report said UNSAT with no answer
+    at all; each part is now solved alone and has its own status."""
+    path = tmp_path / "stuck-part2.txt"
+    path.write_text(PART2_STUCK)
+    code, out, _ = run_cli("solve", "amphipod", str(path), "--json", *chosen)
+    report = json.loads(out)
+    assert code == 1
+    assert (report["status"], report["answers"], report["parts"]) == (
+        "PARTIAL", {"part1": 13509, "optimal": True}, {"part1": "SAT", "part2": "UNSAT"})
+    assert report["checked"] and list(report["solution"]["plans"]) == ["part1"]
+
+
+def test_a_part_without_a_plan_is_said_certified_and_cross_checked(run_cli, tmp_path):
+    path = tmp_path / "stuck-part2.txt"
+    path.write_text(PART2_STUCK)
+    code, out, _ = run_cli("solve", "amphipod", str(path), "--certify")
+    assert code == 1 and "PARTIAL" in out.splitlines()[0] and "part1: 13509" in out
+    assert "optimal: yes (proven by the solver: nothing cheaper exists; certified:" in out
+    assert "part2: no solution (proven by the solver: UNSAT; certified:" in out
+    # the unrolling takes long to prove part 2 stuck: its rows time out, and a timeout contradicts no one
+    code, out, _ = run_cli("crosscheck", "amphipod", str(path), "--timeout", "6", "--budget", "25")
+    assert code == 0 and "DISAGREEMENT" not in out
+    assert out.splitlines()[2].split()[:2] == ["reference", "PARTIAL"]
+    assert out.count("PARTIAL") >= 3  # the reference and two families (events, z3) at least
+
+
+def test_decoding_an_unsat_export_says_one_part_may_be_to_blame(run_cli, tmp_path):
+    """The export is one formula for both parts: an outside solver's UNSAT cannot say which part is stuck."""
+    path, answer = tmp_path / "stuck-part2.txt", tmp_path / "answer.out"
+    path.write_text(PART2_STUCK)
+    answer.write_text("s UNSATISFIABLE\n")
+    assert run_cli("export", "amphipod", str(path), "-o", str(tmp_path / "x.cnf"))[0] == 0
+    code, out, _ = run_cli("decode", "amphipod", str(path), "--model", str(answer), "--map", str(tmp_path / "x.cnf.vars.json"))
+    assert code == 1 and "at least one of them has no solution" in out
 
 
 def _small_burrows(count: int) -> list:

@@ -201,5 +201,9 @@ def command(
         note("checked: yes (independent checker)")
     else:
         click.echo(f"the solver says {answer.status.value}")
+        parts = spec.parts(instance)
+        if answer.status == Status.UNSAT and parts:
+            click.echo(f"the export holds {', '.join(label for label, _ in parts)} in one formula, so at least one "
+                       f"of them has no solution: 'puzzlesat solve {puzzle}' solves each alone and says which")
     if not found:
         raise SystemExit(1)

@@ -162,6 +162,9 @@ def command(
                         None: "unknown (second search gave no answer)",
                     }[unique]
                 )
+        for label, status in report.parts.items():
+            if status == Status.UNSAT:
+                click.echo(f"{label}: no solution (proven by the solver: UNSAT{certified_note(report, 'unsat')})")
         note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
         if report.status != Status.SAT and level() == QUIET:  # the answer, when there is no solution
             click.echo(report.status.value)

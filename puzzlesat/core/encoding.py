@@ -51,10 +51,6 @@ class Encoding:
     #: it). In a planning unrolling nearly every variable is false in a plan (a mover stands on one of
     #: many cells, one move per step), so a false-first search starts close to one
     decide_false_first: bool = False
-    #: independent parts (one per burrow, say) as (clause index range, soft clause index range): formulas
-    #: that share no variable. Their optima add up, so an optimiser may settle each on its own instead of
-    #: bounding the sum, which makes the solver trade cost between parts that do not interact
-    parts: list[tuple[range, range]] = field(default_factory=list)
     #: a variable order that follows the formula's structure (dice: turn by turn), for compilers that
     #: decide the variables in one fixed order (:mod:`puzzlesat.backends.frontier`) and for cube
     #: splitting; empty: none known
@@ -85,15 +81,6 @@ class Encoding:
         """The weight of the soft clauses ``model`` breaks (its cost, without ``cost_offset``)."""
         return sum(weight for clause, weight in self.soft
                    if not any(model.value(lit) if lit > 0 else not model.value(-lit) for lit in clause))
-
-    def split(self) -> list[Encoding]:
-        """The independent parts as encodings of their own (same pool, same variable ids; the fixed
-        cost offset stays with the whole), or just this encoding when it has fewer than two parts."""
-        if len(self.parts) < 2:
-            return [self]
-        return [Encoding("cnf", self.name, self.options, pool=self.pool, clauses=self.clauses[hard.start:hard.stop],
-                         soft=self.soft[soft.start:soft.stop], decide_false_first=self.decide_false_first)
-                for hard, soft in self.parts]
 
     def size(self) -> dict[str, int]:
         """Variables and clauses (CNF) or assertions (SMT), for reports and benchmarks."""

@@ -8,7 +8,7 @@ method) and ``picture``. A puzzle is typed by its instance, its solution and its
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pysat.formula import IDPool
@@ -92,6 +92,18 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         cross-check by count): ``count(instance, options)`` answers the question of the options, like
         the length of ``reference(instance, None, options)``."""
         return {}
+
+    def parts(self, instance: InstanceT) -> tuple[tuple[str, InstanceT], ...]:
+        """The instance's independent parts, each an instance of its own labelled by its answer, where
+        one part can have no solution while another has one (amphipod's two burrows); () when the
+        instance is one whole. The task solves each part alone and reports each one's status, so that a
+        part without a solution does not hide the others' answers (:mod:`puzzlesat.pipeline.parts`)."""
+        return ()
+
+    def joined(self, instance: InstanceT, solutions: Sequence[SolutionT]) -> SolutionT:
+        """One solution of ``instance`` from the solutions of some of its :meth:`parts`, in part order:
+        the solved parts, shown together. Only a puzzle with parts is asked."""
+        raise NotImplementedError(f"{self.name} has no parts to join")
 
     def facts(self, instance: InstanceT, options: OptionsT) -> Facts | None:
         """The puzzle's CNF as labelled facts, for ``explain`` (its shown variables numbered as in the

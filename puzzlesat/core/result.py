@@ -19,6 +19,9 @@ class Status(str, Enum):
     UNSAT = "UNSAT"
     OPTIMAL = "OPTIMAL"
     UNKNOWN = "UNKNOWN"
+    #: a task over independent parts (amphipod's two burrows): some parts solved, the others proven to
+    #: have no solution (each part's own status is in the report's ``parts``)
+    PARTIAL = "PARTIAL"
 
     def __str__(self) -> str:
         return self.value

@@ -10,22 +10,22 @@ A method declares what it needs (:attr:`OptimisationMethod.formula`: the CNF or 
 rather than compare names. :data:`METHODS` is the registry, keyed by the names ``--method`` takes
 (written once, with their descriptions, in :mod:`puzzlesat.core.choices`).
 
-With ``certify`` (a backend that writes proofs), the proof is checked: the descent's last call on each
-independent part is the UNSAT answer "cost <= best - 1" with every bound before it, and its proof is
-checked against exactly those clauses; RC2 and MaxSAT solvers prove optimality with cores that leave no
-DRAT proof, so one more call, on each part, asks a proof-writing solver for "cost <= best - 1" with the
+With ``certify`` (a backend that writes proofs), the proof is checked: the descent's last call is the
+UNSAT answer "cost <= best - 1" with every bound before it, and its proof is checked against exactly
+those clauses; RC2 and MaxSAT solvers prove optimality with cores that leave no DRAT proof, so one more
+call asks a proof-writing solver for "cost <= best - 1" with the
 same relaxation and the same bound encoding as the descent.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, replace
-from functools import partial, reduce
+from dataclasses import dataclass
+from functools import reduce
 from math import gcd
 from typing import TYPE_CHECKING
 
 from ..backends.base import Backend, Capability
-from ..backends.forking import call_with_timeout, run_forked
+from ..backends.forking import call_with_timeout
 from ..core.choices import METHODS as DESCRIPTIONS
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
@@ -86,8 +86,8 @@ class OptimisationMethod(ABC):
             raise PuzzlesatError(f"method {self.name} needs the {self.formula} encoding, not {encoding.kind}")
         portfolio = _portfolio(backend)
         if portfolio is not None and self.own_backend is None:  # the whole method races
-            # a method that certifies itself does it inside the race; others once it is won, below, where
-            # the parts' proofs can be checked in processes of their own
+            # a method that certifies itself does it inside the race; others once it is won, below, by the
+            # winner alone (the loser's core is free for the proof's check)
             winner, optimum = portfolio.race(
                 lambda member: self.optimize(encoding, member, certify=certify and self.certifies_itself), timeout)
             optimum.solved_by = winner
@@ -224,28 +224,26 @@ def _rc2(encoding: Encoding, method: Rc2, backend: Backend, timeout: float | Non
 
 def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
     """Linear SAT-UNSAT search: each bound is added for good (bounds only tighten), so any backend that
-    takes new clauses works, and the final UNSAT proves the last model optimal. Independent parts of
-    the encoding descend one after the other, each under a bound on its own cost only.
+    takes new clauses works, and the final UNSAT proves the last model optimal.
 
     The time limit covers the whole descent, run in one forked child: a limit per solver call would
     fork for every call and lose what the solver learnt in the previous ones (on the amphipod unrolling
     that made the descent 3-8x slower)."""
-    parts = encoding.split()
-
     def run() -> Optimum:
-        optima = []
-        for part in parts:
-            optimum = _descend_part(part, backend)
-            if optimum.status == Status.UNSAT:
-                return optimum
-            optima.append(optimum)
-        return _joined(encoding, parts, optima)
+        bounded = _Bounded(encoding, backend)
+        try:
+            optimum = _descend(bounded, backend.name)
+        finally:
+            bounded.session.close()
+        if optimum.cost is not None:
+            optimum.cost += encoding.cost_offset
+        return optimum
 
     return call_with_timeout(run, timeout, backend.name)
 
 
 class _Bounded:
-    """One part's session for bounding its cost: every soft clause broken only through a literal of its
+    """A session for bounding the cost: every soft clause broken only through a literal of its
     own (the clause's negated unit, or a relaxation variable), and "cost <= k" as a pseudo-Boolean
     constraint over those literals, added for good (bounds only tighten)."""
 
@@ -285,57 +283,16 @@ class _Bounded:
             self.session.add_clause(clause)
 
 
-def _descend_part(encoding: Encoding, backend: Backend) -> Optimum:
-    """The descent on one part; its cost excludes the whole encoding's fixed offset."""
-    bounded = _Bounded(encoding, backend)
-    try:
-        return _descend(bounded, backend.name)
-    finally:
-        bounded.session.close()
-
-
-def _joined(whole: Encoding, parts: list[Encoding], optima: list[Optimum]) -> Optimum:
-    """One model and cost for the whole encoding from the optima of its independent parts."""
-    costs: list[int] = []
-    models: list[CnfModel] = []
-    for optimum in optima:
-        assert isinstance(optimum.model, CnfModel) and optimum.cost is not None, "every part has its optimum"
-        costs.append(optimum.cost)
-        models.append(optimum.model)
-    certificate = Certificate.joined([o.certificate for o in optima])
-    if len(parts) == 1:
-        return Optimum(Status.SAT, models[0], sum(costs) + whole.cost_offset, optima[0].steps, certificate=certificate)
-    truth = bytearray(whole.num_vars + 1)
-    for part, model in zip(parts, models):
-        for var in {abs(lit) for clause in part.clauses for lit in clause}:
-            truth[var] = model.truth[var]
-    return Optimum(Status.SAT, CnfModel(bytes(truth)), sum(costs) + whole.cost_offset, sum(o.steps for o in optima),
-                   certificate=certificate)
-
-
 def _certified(encoding: Encoding, optimum: Optimum, backend: Backend) -> Certificate:
     """The proofs that ``optimum`` (found by a method that leaves none) is optimal, or that there is no
-    model at all: on each part, the hard clauses with "cost <= its cost - 1" must be UNSAT, and the
-    proof of that is checked. A part that is SAT there means the optimiser was wrong."""
+    model at all: the hard clauses with "cost <= its cost - 1" must be UNSAT, and the proof of that is
+    checked. A model there means the optimiser was wrong."""
     if optimum.status != Status.SAT or optimum.model is None:
         with backend.open(encoding) as session:
             return _refuted(session.solve(), backend.name, "the hard clauses")
     model = optimum.model
     assert isinstance(model, CnfModel), "a CNF method's model"
-    parts = encoding.split()
-    if len(parts) == 1:
-        return _part_certified(parts[0], model, backend)
-    # independent parts are proved and checked at the same time, each in a process of its own (amphipod's
-    # two parts: the certificate's wall time is the slower part's)
-    certificates = run_forked([partial(_part_certified, part, model, backend) for part in parts], None, backend.name)
-    joined = Certificate.joined(certificates)
-    assert joined is not None, "a proving backend certifies every part"
-    return replace(joined, seconds=max(c.seconds for c in certificates))  # checked side by side
-
-
-def _part_certified(part: Encoding, model: CnfModel, backend: Backend) -> Certificate:
-    """The checked proof that ``part`` has no model cheaper than ``model``'s cost on it."""
-    bounded = _Bounded(part, backend)
+    bounded = _Bounded(encoding, backend)
     with bounded.session:
         cost = bounded.cost(model)
         if cost == 0:

@@ -47,6 +47,9 @@ class Report:
     solutions: tuple[Solution, ...] = ()
     #: cube and conquer: per count label, the cubes' number, the refuted ones and the slowest cube times
     cubes: Mapping[str, Any] = field(default_factory=dict)
+    #: an instance of independent parts (amphipod's two burrows): each part's own status, by answer label;
+    #: ``status`` is SAT when all are, UNSAT when none has a solution, PARTIAL otherwise (see .parts)
+    parts: Mapping[str, Status] = field(default_factory=dict)
     #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
     draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
 
@@ -65,6 +68,8 @@ class Report:
             "status": self.status.value, "answers": dict(self.answers), "checked": self.checked,
             "solved_by": list(self.solved_by), "size": dict(self.size),
             "times": {k: round(v, 6) for k, v in self.times.items()}}
+        if self.parts:
+            out["parts"] = {label: status.value for label, status in self.parts.items()}
         if self.solution is not None:
             out["solution"] = self.solution.to_json()
         if self.warnings:

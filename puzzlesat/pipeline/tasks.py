@@ -80,9 +80,19 @@ class Task(ABC):
         return Request(puzzle, self.backend_for(puzzle, backend), encoding_for(puzzle, encoding), options, deadline,
                        race_search=backend is None)
 
-    @abstractmethod
     def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
-        """The checked answers of one instance (see the subclasses for what is proven)."""
+        """The checked answers of one instance (see the subclasses for what is proven); an instance of
+        independent parts part by part, each part's status in the report (:mod:`.parts`)."""
+        parts = request.puzzle.parts(instance)
+        if not parts:
+            return self.solve_whole(request, instance, watch)
+        from .parts import solve_by_parts
+
+        return solve_by_parts(self.solve_whole, request, instance, parts, watch)
+
+    @abstractmethod
+    def solve_whole(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+        """:meth:`solve` on an instance that is one whole."""
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
               limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
@@ -138,7 +148,16 @@ class Task(ABC):
     def reference(self, request: Request, instance: Any) -> Outcome:
         """The solver-free method's answers (a cross-check's yardstick, bench's baseline): its first
         solution, checked, and, where uniqueness is part of the answer, whether it is the only one. A
-        reference that refuses the input by design (:class:`NotApplicable`) is SKIPPED, with why."""
+        reference that refuses the input by design (:class:`NotApplicable`) is SKIPPED, with why. An
+        instance of independent parts is answered part by part, as :meth:`solve` answers it."""
+        parts = request.puzzle.parts(instance)
+        if not parts:
+            return self._reference_whole(request, instance)
+        from .parts import joined_outcome
+
+        return joined_outcome([(label, self._reference_whole(request, part)) for label, part in parts])
+
+    def _reference_whole(self, request: Request, instance: Any) -> Outcome:
         puzzle, unique = request.puzzle, self.reference_limit > 1
         try:
             solutions = puzzle.reference(instance, self.reference_limit, request.options)
@@ -294,7 +313,7 @@ class Satisfy(Task):
         self.reference_limit = 2 if unique else 1
         self.solving = solving or {}
 
-    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+    def solve_whole(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         unset = {name: value for name, value in self.solving.items() if getattr(request.options, name) is None}
         return solve_satisfying(replace(request, options=replace(request.options, **unset)), instance,
                                 self.unique, watch)
@@ -334,7 +353,7 @@ class Optimize(Task):
             chosen = self.backend_for(puzzle, tuned_backend)
         return Request(puzzle, chosen, kind, options, deadline, strategy)
 
-    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+    def solve_whole(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         """Optimise with the request's method; the checker replays the decoded plan and must find the
         proven cost."""
         from .optimize import method_named

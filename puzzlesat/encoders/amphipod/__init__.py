@@ -1,7 +1,7 @@
 """Amphipod (AoC 2021 day 23): the least energy to sort amphipods into their rooms, proven optimal."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.encoding import Encoding
@@ -59,6 +59,16 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):
 
     def check(self, instance: AmphipodInstance, solution: AmphipodSolution) -> list[str]:
         return _check(instance, solution)
+
+    def parts(self, instance: AmphipodInstance) -> tuple[tuple[str, AmphipodInstance], ...]:
+        """Part 1's and part 2's burrows share no amphipod: each is solved alone (one can be stuck while
+        the other has a plan); a drawing read with ``--no-unfold`` is one whole."""
+        if len(instance.burrows) < 2:
+            return ()
+        return tuple((label, AmphipodInstance(((label, burrow),), instance.source)) for label, burrow in instance.burrows)
+
+    def joined(self, instance: AmphipodInstance, solutions: Sequence[AmphipodSolution]) -> AmphipodSolution:
+        return AmphipodSolution(tuple(plan for solution in solutions for plan in solution.plans))
 
     def reference(self, instance: AmphipodInstance, limit: int | None,
                   options: EncoderOptions | None = None) -> list[AmphipodSolution]:

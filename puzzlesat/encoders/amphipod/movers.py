@@ -97,12 +97,9 @@ def encode_burrows(burrows: tuple[tuple[str, Burrow], ...], encode_part: PartEnc
     soft: list[tuple[list[int], int]] = []
     show: list[int] = []
     offset = 0
-    parts = []
     for label, burrow in burrows:
         movers = Movers(burrow)
         offset += movers.fixed_energy
-        first_clause, first_soft = len(clauses), len(soft)
         encode_part(label, movers, pool, clauses, soft, show)
-        parts.append((range(first_clause, len(clauses)), range(first_soft, len(soft))))
-    return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset, parts=parts,
+    return Encoding("cnf", pool=pool, clauses=clauses, show=show, soft=soft, cost_offset=offset,
                     decide_false_first=decide_false_first)

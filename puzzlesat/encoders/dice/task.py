@@ -63,7 +63,7 @@ class CountUniverses(Task):
                                      f"universes: use --encoding count, or an exact counter for {kind}")
         return Request(puzzle, chosen, kind, options, deadline)
 
-    def solve(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
+    def solve_whole(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
         return solve_counting(request, instance, watch)
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
