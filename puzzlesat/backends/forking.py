@@ -63,20 +63,32 @@ def forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> I
             child.stop()
 
 
-def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> tuple[int, T]:
+def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str,
+                 head_start: float = 0.0) -> tuple[int, T]:
     """Run every ``fn`` at once, each in its own forked child, and end them all when the first one ends:
     (its number, its result), or its error raised. A race of methods that answer the same question: a
-    failure is never hidden behind another method's answer. Past ``timeout`` seconds: SolverTimeout."""
+    failure is never hidden behind another method's answer. Past ``timeout`` seconds: SolverTimeout.
+    With ``head_start``, the first ``fn`` runs alone that long before the others start: a quick answer
+    then costs the others nothing, and a slow one loses none of its work when they join."""
     from multiprocessing.connection import wait
 
     from ..core.runner import Child
 
     end = None if timeout is None else time.perf_counter() + timeout
+
+    def left(most: float | None = None) -> float | None:
+        if end is None:
+            return most
+        rest = max(0.0, end - time.perf_counter())
+        return rest if most is None else min(most, rest)
+
     children: list[Child] = []
     try:
-        for fn in fns:
+        for number, fn in enumerate(fns):
             children.append(Child(partial(_send_result, fn=fn)))
-        ready = wait([child.conn for child in children], None if end is None else max(0.0, end - time.perf_counter()))
+            if number == 0 and head_start > 0 and wait([children[0].conn], left(head_start)):
+                break  # the first answered alone
+        ready = wait([child.conn for child in children], left())
         if not ready:
             raise SolverTimeout(backend, timeout or 0.0)
         number = next(n for n, child in enumerate(children) if child.conn in ready)

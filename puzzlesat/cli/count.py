@@ -120,7 +120,11 @@ def _how(report: Report, label: str, value: int, limit: int | None) -> str:
            "probabilistically exact counter": "probabilistically exact projected model count: right with high "
                                               "probability"}.get(report.counted_by, report.counted_by)
     if "search" in report.counted_by:  # the puzzle's own search answered a raced count (tasks._count_raced)
-        how = f"every one checked; by the solver-free {report.counted_by}, the first to finish"
+        how = f"every one checked; by the solver-free {report.counted_by}"
+    elif report.raced:
+        how += f"; by {report.backend}"
+    if report.raced:
+        how += f", the first to finish of {len(report.raced)} raced: {', '.join(report.raced)}"
     return f"{value} ({how}{certified_note(report, label)})"
 
 

@@ -131,12 +131,16 @@ def command(
                         "agrees": r.agrees,
                         "error": r.error,
                     } | ({"certified": r.certified} if r.certified is not None else {})
+                    | ({"warnings": r.warnings} if r.warnings else {})
                     for r in rows
                 ],
             },
             "crosscheck",
         )
     else:
+        for warning, givers in _warnings(rows).items():
+            named = ", ".join(givers[:2]) + (f" and {len(givers) - 2} more" if len(givers) > 2 else "")
+            click.echo(escaped(f"warning: {warning} ({named})"))
         click.echo(_summary(rows, timeouts, culprits) + (" (on a formula file the solvers share only the file reader: "
                                                           "each solver is an independent method)"
                                                           if spec.solvers_independent and not culprits else ""))
@@ -152,6 +156,15 @@ def _line(row: Row, width: int) -> str:
         doubtful = [claim for claim, proven in row.certified.items() if not proven]
         mark += f", not certified: {', '.join(doubtful)}" if doubtful else ", certified"
     return f"{row.method:<{width}}  {row.status:<7} {format_seconds(row.seconds):>10}  {_numbers(row.answers):<34} {mark}"
+
+
+def _warnings(rows: list[Row]) -> dict[str, list[str]]:
+    """Each warning the methods gave, once, with the methods that gave it."""
+    said: dict[str, list[str]] = {}
+    for row in rows:
+        for warning in row.warnings:
+            said.setdefault(warning, []).append(row.method)
+    return said
 
 
 def _summary(rows: list[Row], timeouts: list[Row], culprits: list[Row]) -> str:

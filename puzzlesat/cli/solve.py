@@ -16,7 +16,7 @@ from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
-from ..pipeline.tasks import solve
+from ..pipeline.tasks import Satisfy, solve
 from .options import (
     backend_option,
     certified_note,
@@ -154,11 +154,12 @@ def command(
                            f"{certified_note(report, 'optimal')})")
             if "unique" in report.answers:
                 unique = report.answers["unique"]
+                up_to = f" up to {spec.task.up_to}" if isinstance(spec.task, Satisfy) and spec.task.up_to else ""
                 click.echo(
                     "unique: "
                     + {
-                        True: f"yes (solver: no second solution, UNSAT{certified_note(report, 'unique')})",
-                        False: "no (the solver found a second solution)",
+                        True: f"yes{up_to} (solver: no second solution, UNSAT{certified_note(report, 'unique')})",
+                        False: f"no{up_to} (the solver found a second solution)",
                         None: "unknown (second search gave no answer)",
                     }[unique]
                 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -58,11 +58,16 @@ class Row:
     family: str = ""
     #: under ``--certify``: per claim resting on an UNSAT answer, whether its proof was checked
     certified: dict[str, bool] | None = None
+    #: where the method found the input outside the puzzle's stated assumptions (:attr:`.Report.warnings`)
+    warnings: list[str] = field(default_factory=list)
 
 
 #: the key under which a method's answers carry, under ``--certify``, what its proofs certified; taken out
 #: of the answers (into :attr:`Row.certified`) before they are compared
 CERTIFIED = "certified"
+#: likewise, the key of a method's warnings (into :attr:`Row.warnings`): two solvers may find different
+#: second solutions, so a warning's words are not an answer to compare
+WARNINGS = "warnings"
 
 
 def run_methods(methods: list[Method], limit: float | None, budget: float | None = None,
@@ -70,7 +75,8 @@ def run_methods(methods: list[Method], limit: float | None, budget: float | None
     """Run the methods, each under ``limit`` and all within ``budget`` seconds (methods not started when
     it is spent are SKIPPED rows), and yield each row in plan order, already marked: a row agrees when
     it has exactly the yardstick's answers, the yardstick being the first row that answered (the
-    reference's, unless it ran out of time or failed). Here, the methods run one after the other and
+    reference's, unless it ran out of time or failed); of a puzzle found not unique, only that is
+    compared (:func:`compared`). Here, the methods run one after the other and
     each row comes as its method ends; on an ``executor`` (local processes, a Dask cluster) they run at
     the same time, and each row comes as soon as every row before it is in."""
     rows = _rows_on(executor, methods, limit, budget) if executor is not None else _rows_here(methods, limit, budget)
@@ -78,10 +84,18 @@ def run_methods(methods: list[Method], limit: float | None, budget: float | None
     for row in rows:
         if row.answers is not None:
             row.certified = row.answers.pop(CERTIFIED, None)
+            row.warnings = row.answers.pop(WARNINGS, [])
         if row.answers is not None and not row.error:
-            expected = row.answers if expected is None else expected
-            row.agrees = row.answers == expected
+            expected = compared(row.answers) if expected is None else expected
+            row.agrees = compared(row.answers) == expected
         yield row
+
+
+def compared(answers: dict[str, Any]) -> dict[str, Any]:
+    """The answers two methods must share: all of them, except where a method found a second solution
+    (``unique`` False): each method's answers then depend on the solution it found (an aquarium's grid,
+    a jigsaw's corners), every one of which passed the checker, so only ``unique`` is compared."""
+    return {"unique": False} if answers.get("unique") is False else answers
 
 
 def _spent(budget: float | None) -> Outcome:

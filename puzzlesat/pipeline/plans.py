@@ -12,7 +12,7 @@ from ..backends.base import Capability
 from ..backends.forking import call_with_timeout
 from ..core.puzzle import Puzzle
 from ..core.timing import UNLIMITED, Stopwatch
-from .crosscheck import CERTIFIED, Method, Outcome
+from .crosscheck import CERTIFIED, WARNINGS, Method, Outcome
 from .optimize import METHODS
 from .report import Report, answered
 from .request import Request, certifying
@@ -40,9 +40,11 @@ def reference_method(answers: Callable[[], Outcome]) -> Method:
     return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"))
 
 
-def certified(report: Report) -> dict[str, Any]:
-    """What ``report``'s proofs certified, under the CERTIFIED key; nothing without --certify."""
-    return {CERTIFIED: report.certified()} if report.certificates else {}
+def carried(report: Report) -> dict[str, Any]:
+    """What ``report``'s proofs certified, under the CERTIFIED key (nothing without --certify), and its
+    warnings under the WARNINGS key (nothing without any)."""
+    return ({CERTIFIED: report.certified()} if report.certificates else {}) | (
+        {WARNINGS: report.warnings} if report.warnings else {})
 
 
 def solved(solve: Solve, request: Request, instance: Any, proof_key: str | None = None) -> Callable[[float | None], Outcome]:
@@ -51,7 +53,7 @@ def solved(solve: Solve, request: Request, instance: Any, proof_key: str | None 
     def run(limit: float | None) -> Outcome:
         report = solve(request.within(limit), instance, Stopwatch())
         answers = {k: v for k, v in report.answers.items() if k != proof_key}
-        return report.status.value, answers | certified(report), ""
+        return report.status.value, answers | carried(report), ""
     return run
 
 
@@ -128,7 +130,7 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
 
             def run(limit: float | None, counting: Request = counting) -> Outcome:
                 report = count(counting.within(limit), instance)
-                return report.status.value, dict(report.answers) | certified(report), ""
+                return report.status.value, dict(report.answers) | carried(report), ""
             methods.append(Method(label(puzzle, counting.backend.name, kind),
                                   family(puzzle, kind, counting.backend.name), run))
     return methods

@@ -43,10 +43,16 @@ class Report:
     #: whether they are complete (False: stopped at ``--limit``, so each means "at least")
     counted_by: str = ""
     complete: bool = True
+    #: counts only, when no backend was named: the methods raced for the count (the winner is
+    #: ``counted_by``, on ``backend``)
+    raced: tuple[str, ...] = ()
     #: counts only: the solutions of the first count, when they were asked to be listed
     solutions: tuple[Solution, ...] = ()
     #: cube and conquer: per count label, the cubes' number, the refuted ones and the slowest cube times
     cubes: Mapping[str, Any] = field(default_factory=dict)
+    #: what the task noticed that leaves the puzzle's stated assumptions (a jigsaw that assembles in two
+    #: ways); with the solution's own, these are :attr:`warnings`
+    noticed: tuple[str, ...] = ()
     #: an instance of independent parts (amphipod's two burrows): each part's own status, by answer label;
     #: ``status`` is SAT when all are, UNSAT when none has a solution, PARTIAL otherwise (see .parts)
     parts: Mapping[str, Status] = field(default_factory=dict)
@@ -82,14 +88,17 @@ class Report:
         if self.counted_by:
             out["method"] = self.counted_by
             out["complete"] = self.complete
+        if self.raced:
+            out["raced"] = list(self.raced)
         return out
 
     @property
     def warnings(self) -> list[str]:
-        """Where the input leaves the puzzle's stated assumptions, as the solution says (a solution may
-        have a ``warnings()`` method: jigsaw's monsters in several orientations)."""
+        """Where the input leaves the puzzle's stated assumptions: what the solution says (a solution may
+        have a ``warnings()`` method: jigsaw's monsters in several orientations), then what the task
+        noticed."""
         said = getattr(self.solution, "warnings", None)
-        return list(said()) if callable(said) else []
+        return (list(said()) if callable(said) else []) + list(self.noticed)
 
     def certified(self) -> dict[str, bool]:
         """Per claim under ``--certify``, whether its proof was checked (empty without --certify)."""

@@ -18,9 +18,11 @@ from .request import Request
 from .steps import checked_solution
 
 
-def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopwatch) -> Report:
+def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopwatch,
+                     assumed_unique: str | None = None) -> Report:
     """A checked solution; with ``unique``, a second search with the first solution blocked proves it
-    unique (UNSAT) or refutes it (a second checked solution)."""
+    unique (UNSAT) or refutes it (a second checked solution). With ``assumed_unique`` (what uniqueness
+    is up to, '' for nothing), the answers assume one solution, so a second one is a warning."""
     puzzle, backend = request.puzzle, request.backend
     request.require_solving()
     if unique:
@@ -43,13 +45,26 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
             return replace(report, certificates=claims.certificates)
         solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
         answers = dict(solution.answers())
+        noticed: tuple[str, ...] = ()
         if unique:
             with watch.phase("solve"):
                 second = next(results)
             if second.status == Status.SAT and second.model is not None:
-                checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
+                other = checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
+                if assumed_unique is not None:
+                    noticed = (second_solution_warning(puzzle.name, assumed_unique, answers, other.answers()),)
             if second.status == Status.UNSAT:
                 claims.claim("unique", second.certificate)
             answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
             report = replace(report, solved_by=report.solved_by + (second.backend,))
-    return replace(report, solution=solution, checked=True, answers=answers, certificates=claims.certificates)
+    return replace(report, solution=solution, checked=True, answers=answers, certificates=claims.certificates,
+                   noticed=noticed)
+
+
+def second_solution_warning(puzzle: str, up_to: str, first: dict[str, Any], second: dict[str, Any]) -> str:
+    """The one line that says a puzzle whose answers assume one solution has two, and what the second
+    one answers (solvers may find different second solutions, so this is a warning, not an answer)."""
+    differ = {key: value for key, value in second.items() if first.get(key) != value}
+    tail = (f"it gives {', '.join(f'{key} = {value}' for key, value in differ.items())}" if differ
+            else "its answers are the same")
+    return f"{puzzle} assumes one solution{f' up to {up_to}' if up_to else ''}, and the solver found a second: {tail}"

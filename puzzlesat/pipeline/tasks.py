@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..backends import DEFAULT_BACKEND, Backend, available_backends, get_backend
 from ..backends.base import Capability, report_statistics
+from ..backends.counter import CounterBackend
 from ..backends.forking import first_forked, run_forked
-from ..core.errors import CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
+from ..core.errors import BackendError, CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle, Solution
 from ..core.result import Status
@@ -208,47 +209,100 @@ RACE_NICENESS = 5
 #: how long the puzzle's own search runs alone before the race starts: the family's median jig takes
 #: the plain search 12 ms, and a race's forks cost about 25 ms more
 QUICK_SEARCH = 0.05
+#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to a few
+#: thousand solutions ends within it, the same way every time, and pays for no counter; a longer one
+#: keeps its work (bench/count_family.py)
+QUICK_ENUMERATION = 0.25
+#: the exact counters a count may race against the enumeration, the first available that takes the
+#: formula: Ganak counts projected on the shown variables, so it takes every encoding; D4 counts every
+#: model, so only an encoding whose shown variables determine the rest (it refuses aquarium's)
+EXACT_COUNTERS = ("ganak", "d4")
 
 
 def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) -> Report:
-    """The backend's count and the puzzle's own search, side by side in forked children; the first to
-    finish answers (a puzzle without a search: the backend's count alone). The two share no code, so the
-    answer is the same whichever wins; the report's ``counted_by`` says which did, and ``crosscheck``
-    still runs them apart, as two families."""
+    """A count with no backend named, by the method that fits, found by racing the ones that may: the
+    puzzle's own search where it has one (jig; alone for QUICK_SEARCH first) against the enumeration;
+    otherwise the enumeration (with a head start of QUICK_ENUMERATION: few solutions) against an exact
+    counter (many). Each runs in a forked child, and the first to finish answers; they share no code, so the
+    answer is the same whichever wins, and the report's ``counted_by`` and ``raced`` say which won and
+    what it raced. (A jig's search is its compiled counter; a third racer would take a core from it.)"""
     puzzle = request.puzzle
-    if type(puzzle).search_count is Puzzle.search_count:
-        return task.count(replace(request, race_search=False), instance, watch)
-    with watch.phase("search"):  # most searches end in milliseconds: no race (and no fork) for them
-        quick = puzzle.search_count(instance, QUICK_SEARCH)
-    if quick is not None:
-        return _searched_report(request, instance, watch, *quick)
+    alone = replace(request, race_search=False)
+    if type(puzzle).search_count is not Puzzle.search_count:
+        with watch.phase("search"):  # most searches end in milliseconds: no race (and no fork) for them
+            quick = puzzle.search_count(instance, QUICK_SEARCH)
+        if quick is not None:
+            return _searched_report(request, instance, watch, *quick)
+        return _race(request, instance, watch, [_by_count(task, alone, instance, niced=True),
+                                                _by_search(request, instance)])
+    counter = _exact_counter(request, instance)
+    if counter is None:
+        return task.count(alone, instance, watch)
+    return _race(request, instance, watch, [_by_count(task, alone, instance),
+                                            _by_count(task, replace(alone, backend=counter), instance)],
+                 head_start=QUICK_ENUMERATION)
 
-    def by_backend() -> Report:
-        os.nice(RACE_NICENESS)
-        report = task.count(replace(request, race_search=False).within(None), instance, Stopwatch())
+
+def _exact_counter(request: Request, instance: Any) -> Backend | None:
+    """The first of EXACT_COUNTERS that works here and takes the request's formulas; None for none."""
+    if request.formula_kind != "cnf":
+        return None
+    for name in EXACT_COUNTERS:
+        counter = get_backend(name)
+        if not isinstance(counter, CounterBackend) or counter.missing() is not None:
+            continue
+        try:
+            for _, options in request.puzzle.count_variants(request.options):
+                counter.accept(request.puzzle.encode(instance, request.encoding, options))
+        except BackendError:
+            continue
+        return counter
+    return None
+
+
+class _Racer(NamedTuple):
+    """One method of a raced count: how the report names it, and the count it makes in a forked child."""
+
+    name: str
+    run: Callable[[], Report]
+
+
+def _by_count(task: Task, request: Request, instance: Any, niced: bool = False) -> _Racer:
+    """The task's count on the request's backend: an enumeration, or an exact counter's count."""
+    def run() -> Report:
+        if niced:
+            os.nice(RACE_NICENESS)
+        report = task.count(request.within(None), instance, Stopwatch())
         return replace(report, draw=None)  # drawn by the parent (a function does not cross the pipe)
 
-    def by_search() -> tuple[dict[str, int], str, dict[str, float]]:
+    return _Racer(f"{'exact count' if request.exact_count else 'enumeration'} on {request.backend.name}", run)
+
+
+def _by_search(request: Request, instance: Any) -> _Racer:
+    """The puzzle's own solver-free search, past QUICK_SEARCH (so it may go compiled)."""
+    def run() -> Report:
         progress_slot(2)  # beside the enumeration's two side-by-side counts
         searching = Stopwatch()
         with searching.phase("search"):
-            searched = puzzle.search_count(instance)  # past QUICK_SEARCH: may go compiled
+            searched = request.puzzle.search_count(instance)
         assert searched is not None, "raced only when the puzzle has a search"
-        return searched[0], searched[1], searching.times
+        return replace(_searched_report(request, instance, searching, *searched), draw=None)
 
+    return _Racer("the puzzle's own search", run)
+
+
+def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer], head_start: float = 0.0) -> Report:
+    """The first racer's report, with the parent's times and picture, and what it raced (the first
+    racer alone for ``head_start`` seconds: see :func:`~puzzlesat.backends.forking.first_forked`)."""
     report_phase("solve")
-    racers: list[Callable[[], Any]] = [by_backend, by_search]
     try:
-        winner, result = first_forked(racers, request.deadline.left(), request.backend.name)
+        winner, report = first_forked([racer.run for racer in racers], request.deadline.left(), request.backend.name,
+                                      head_start)
     except SolverTimeout:
         raise SolverTimeout(request.backend.name, request.deadline.seconds or 0.0) from None
-    if winner == 0:
-        assert isinstance(result, Report)
-        watch.times.update(result.times)
-        return replace(result, times=watch.times, draw=partial(puzzle.picture, instance))
-    counts, method, times = result
-    watch.times.update(times)
-    return _searched_report(request, instance, watch, counts, method)
+    watch.times.update(report.times)
+    return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
+                   raced=tuple(racer.name for racer in racers))
 
 
 def _searched_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], method: str) -> Report:
@@ -304,19 +358,33 @@ def _count_report(request: Request, instance: Any, watch: Stopwatch, counts: dic
 class Satisfy(Task):
     """A checked solution; with ``unique``, also the proof that there is no other one. ``solving`` holds
     encoder options for finding one solution, used where the request leaves them ``None`` (a tiling
-    breaks symmetry to solve, though its counts and exports keep every solution)."""
+    breaks symmetry to solve, though its counts and exports keep every solution); the reference answers
+    under the same options. ``up_to`` says what uniqueness is counted up to (a jigsaw: the symmetries
+    ``solving`` breaks). With ``assumed``, the puzzle's answers rest on there being one solution, so a
+    second one is a warning that names its answers (a jigsaw's corners and monsters belong to one
+    assembly)."""
 
     counts_solutions = True
 
-    def __init__(self, unique: bool = False, solving: dict[str, object] | None = None) -> None:
+    def __init__(self, unique: bool = False, solving: dict[str, object] | None = None, up_to: str = "",
+                 assumed: bool = False) -> None:
         self.unique = unique
         self.reference_limit = 2 if unique else 1
         self.solving = solving or {}
+        self.up_to = up_to
+        self.assumed = assumed
+
+    def _solving(self, request: Request) -> Request:
+        """The request with :attr:`solving`'s options where it leaves them unset."""
+        unset = {name: value for name, value in self.solving.items() if getattr(request.options, name) is None}
+        return replace(request, options=replace(request.options, **unset))
 
     def solve_whole(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
-        unset = {name: value for name, value in self.solving.items() if getattr(request.options, name) is None}
-        return solve_satisfying(replace(request, options=replace(request.options, **unset)), instance,
-                                self.unique, watch)
+        return solve_satisfying(self._solving(request), instance, self.unique, watch,
+                                self.up_to if self.assumed else None)
+
+    def _reference_whole(self, request: Request, instance: Any) -> Outcome:
+        return super()._reference_whole(self._solving(request), instance)
 
     def plan_answers(self, request: Request, instance: Any, backends: list[str]) -> list[Method]:
         from .plans import plan_solutions

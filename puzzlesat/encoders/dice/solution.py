@@ -38,6 +38,14 @@ class DiceSolution:
     def answers(self) -> dict[str, Any]:
         return {"part1": self.part1.answer, "part2": max(self.wins), "wins": list(self.wins)}
 
+    def warnings(self) -> list[str]:
+        """Part 2 asks for the player who wins in more universes: on a tie there is none (the number is
+        the same either way, but the question does not hold)."""
+        if self.wins[0] != self.wins[1]:
+            return []
+        return [f"both players win in {self.wins[0]} universes, and the puzzle assumes one wins in more: part 2 "
+                "is that number either way"]
+
     def to_json(self) -> dict[str, Any]:
         return {"deterministic_game": self.part1.to_json(), "wins": list(self.wins)}
 

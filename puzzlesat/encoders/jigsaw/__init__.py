@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from ...pipeline.tasks import Satisfy
 from ..tiling.problem import TilingProblem
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
 
 class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
     name = "jigsaw"
+    #: one assembly up to the 8 symmetries of the grid is proven (the second search runs on the formula
+    #: that breaks them), and part 1 and part 2 assume it: a second one is a warning
+    task = Satisfy(unique=True, solving={"break_symmetry": True}, up_to="the grid's symmetries", assumed=True)
     count_labels = ("solutions", "up_to_symmetry")
 
     reading_options: ClassVar[Mapping[str, type]] = {"rows": int, "cols": int}

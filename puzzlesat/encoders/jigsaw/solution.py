@@ -52,8 +52,12 @@ class JigsawSolution:
 
     def warnings(self) -> list[str]:
         """Where the input leaves docs/puzzles.md's assumption that monsters appear in one orientation
-        of the image: part 2 then depends on the orientation chosen, and the sentence says each."""
+        of the image: part 2 then depends on the orientation chosen, and the sentence says each; with
+        none at all, part 2 counts every '#'."""
         seen = [(o, picture, cells) for o, picture, cells in self.sightings if cells]
+        if not seen:
+            return ["no sea monster appears in any orientation of the image, and the puzzle assumes some: part 2 "
+                    "counts every '#'"]
         if len(seen) < 2:
             return []
         each = ", ".join(f"{_rough(picture, cells)} in orientation {o}" for o, picture, cells in seen)

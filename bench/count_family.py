@@ -1,0 +1,142 @@
+"""Counting by the method that fits (issue 38): time against the number of solutions, from 1 to 3 million,
+for the enumeration (solve, check, block; CaDiCaL 1.9.5, the default backend), the exact counters (Ganak;
+D4 where it takes the formula) and the default `count` (no backend named: the enumeration alone for a
+moment, then a race of the enumeration and Ganak).
+
+The family: random aquariums (the differential tests' generator, fixed seeds picked for counts a decade
+apart), aquariums of one-cell regions whose every row and column holds k water cells (0-1 matrices with
+those sums: structured, hard for a counter), blank-tile jigsaws (every arrangement fits), and one
+aquarium as a DIMACS file (`count cnf`). Each method in a forked child under its own limit; medians of
+3 runs, 1 run where the first took over 10 s. Writes its section of BENCHMARKS.md.
+
+    .venv/bin/python bench/count_family.py [--runs 3] [--limit 60]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+from run import update_benchmarks  # noqa: E402  (bench/ is not a package)
+
+from puzzlesat.backends.forking import call_with_timeout  # noqa: E402
+from puzzlesat.core.errors import PuzzlesatError, SolverTimeout  # noqa: E402
+from puzzlesat.encoders import get_puzzle  # noqa: E402
+from puzzlesat.pipeline.request import request  # noqa: E402
+from puzzlesat.pipeline.tasks import count  # noqa: E402
+from tests.brute.aquarium import random_aquarium  # noqa: E402  (the differential tests' generator)
+
+#: random aquariums (side, seed) whose counts lie a decade apart (1 to 132,653)
+RANDOM = [(7, 2), (7, 3), (7, 10), (8, 9), (7, 0), (8, 8), (9, 27), (8, 0), (10, 16), (9, 16), (10, 3)]
+#: one-cell-region aquariums (side, water cells per row and column): 67,950 to 3,110,940 solutions
+ONE_CELL = [(6, 2), (6, 3), (9, 1), (7, 2)]
+#: blank-tile jigsaws (side): 24 and 362,880 layouts
+BLANK = [2, 3]
+METHODS = {"enumeration": "pysat:cadical195", "ganak": "ganak", "d4": "d4", "default": None}
+
+
+def family() -> list[tuple[str, str, str]]:
+    """(name, puzzle, text) of every member."""
+    members = [(f"aquarium random {n}x{n} seed {seed}", "aquarium", random_aquarium(random.Random(seed), n))
+               for n, seed in RANDOM]
+    members += [(f"aquarium one-cell {n}x{n} k={k}", "aquarium",
+                 "_".join([str(k)] * 2 * n) + ";" + ",".join(str(i + 1) for i in range(n * n)) + "\n")
+                for n, k in ONE_CELL]
+    members += [(f"jigsaw blank {n}x{n}", "jigsaw", "\n".join(f"Tile {1001 + 7 * k}:\n...\n...\n...\n"
+                                                               for k in range(n * n))) for n in BLANK]
+    return members
+
+
+def counted(puzzle: str, text: str, backend: str | None, limit: float) -> tuple[str, int | None, str]:
+    """(outcome, the first count, the method that answered), in a forked child under ``limit``."""
+    spec = get_puzzle(puzzle)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "instance.txt"
+        path.write_text(text)
+        instance = spec.parse(text, str(path))
+
+        def run() -> tuple[int, str]:
+            report = count(request(spec, backend, timeout=None), instance)
+            return next(iter(report.answers.values())), f"{report.counted_by} ({report.backend})"
+        try:
+            found, method = call_with_timeout(run, limit, backend or "default")
+        except SolverTimeout:
+            return "timeout", None, ""
+        except PuzzlesatError as exc:  # a counter that refuses the formula (d4: aquarium's), said in one line
+            print(f"  {backend}: {exc}", file=sys.stderr)
+            return "refuses", None, ""
+    return "ok", found, method
+
+
+def measured(puzzle: str, text: str, backend: str | None, runs: int, limit: float) -> tuple[str, int | None, str]:
+    """(the median seconds or why none, the count, the method)."""
+    times: list[float] = []
+    found: int | None = None
+    method = ""
+    for _ in range(runs):
+        start = time.perf_counter()
+        outcome, found, method = counted(puzzle, text, backend, limit)
+        if outcome != "ok":
+            return (f"> {limit:g}" if outcome == "timeout" else outcome), None, ""
+        times.append(time.perf_counter() - start)
+        if times[0] > 10:
+            break
+    return f"{statistics.median(times):.2f}", found, method
+
+
+def cnf_member(limit: float, runs: int) -> list[str]:
+    """One family aquarium exported as DIMACS and counted as a formula file (``count cnf``)."""
+    from puzzlesat.api import encode
+
+    spec = get_puzzle("aquarium")
+    n, seed = RANDOM[6]
+    instance = spec.parse(random_aquarium(random.Random(seed), n), "cnf member")
+    formula = encode("aquarium", instance)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "member.cnf"
+        formula.to_file(str(path))
+        text = path.read_text()
+    cells = [measured("cnf", text, backend, runs, limit) for backend in METHODS.values()]
+    return [_row(f"cnf: aquarium random {n}x{n} seed {seed} as DIMACS", cells)]
+
+
+def _row(name: str, cells: list[tuple[str, int | None, str]]) -> str:
+    counts = {found for _, found, _ in cells if found is not None}
+    assert len(counts) <= 1, f"{name}: the methods disagree: {counts}"
+    shown = f"{counts.pop():,}" if counts else "?"
+    return f"| {name} | {shown} | " + " | ".join(seconds for seconds, _, _ in cells) + f" | {cells[-1][2]} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per method and run (default 60)")
+    args = parser.parse_args()
+    rows: list[str] = []
+    for name, puzzle, text in family():
+        cells = [measured(puzzle, text, backend, args.runs, args.limit if backend else 2 * args.limit)
+                 for backend in METHODS.values()]
+        rows.append(_row(name, cells))
+        print(rows[-1], flush=True)
+    rows += cnf_member(args.limit, args.runs)
+    print(rows[-1], flush=True)
+    table = [f"## Counting by the method that fits (bench/count_family.py; {time.strftime('%Y-%m-%d')})", "",
+             f"Seconds per count (whole count in a forked child; median of {args.runs}, one run past 10 s; "
+             f"limit {args.limit:g} s, the default {2 * args.limit:g} s). Enumeration: CaDiCaL 1.9.5, every "
+             "solution checked. D4 refuses aquarium's formula (auxiliary variables the shown ones do not "
+             "determine). Default: `count` with no backend named, which enumerates alone for 0.25 s, then "
+             "races the enumeration against Ganak; the last column is the method that answered.", "",
+             "| instance | solutions | enumeration s | ganak s | d4 s | default s | default answered by |",
+             "|---|---:|---:|---:|---:|---:|---|", *rows, ""]
+    update_benchmarks(["\n".join(table)])
+
+
+if __name__ == "__main__":
+    main()

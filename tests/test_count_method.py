@@ -1,0 +1,72 @@
+"""`count` with no backend named answers by the method that fits (issue 38): the enumeration, with a head
+start, for few solutions; an exact counter raced against it for many; the report names which answered
+and what it raced. Aquariums of one-cell regions whose every row and column holds k water cells have as
+many solutions as n x n 0-1 matrices with those sums: 90 (4, 2) and 67,950 (6, 2)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzlesat import api
+from puzzlesat.backends import get_backend
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.pipeline import tasks
+
+from .test_schemas import valid
+
+AQUARIUM = get_puzzle("aquarium")
+needs_ganak = pytest.mark.skipif(get_backend("ganak").missing() is not None, reason="ganak is not installed")
+
+
+def one_cell(n: int, k: int) -> str:
+    return "_".join([str(k)] * 2 * n) + ";" + ",".join(str(cell + 1) for cell in range(n * n)) + "\n"
+
+
+@needs_ganak
+def test_many_solutions_are_counted_by_the_race_and_the_report_says_how(run_cli, tmp_path):
+    """67,950 solutions: the enumeration (about 40 s here) is overtaken by Ganak (about 1 s)."""
+    path = tmp_path / "many.txt"
+    path.write_text(one_cell(6, 2))
+    code, out, _ = run_cli("count", "aquarium", str(path), "--json")
+    report = valid(json.loads(out))
+    assert code == 0 and report["answers"] == {"solutions": 67950}
+    assert report["raced"] == ["enumeration on pysat:cadical195", "exact count on ganak"]
+    assert (report["backend"], report["method"]) == ("ganak", "probabilistically exact counter")
+    code, out, _ = run_cli("count", "aquarium", str(path))
+    assert out.startswith("solutions: 67950 (probabilistically exact projected model count: right with high "
+                          "probability; by ganak, the first to finish of 2 raced: enumeration on pysat:cadical195, "
+                          "exact count on ganak)")
+
+
+@needs_ganak
+def test_few_solutions_are_counted_by_the_enumeration_every_one_checked(run_cli, tmp_path):
+    """Within its head start the enumeration answers alone, the same way every time."""
+    path = tmp_path / "few.txt"
+    path.write_text(one_cell(4, 2))
+    for _ in range(3):
+        report = valid(json.loads(run_cli("count", "aquarium", str(path), "--json")[1]))
+        assert (report["answers"], report["method"], report["checked"]) == ({"solutions": 90}, "enumeration", True)
+
+
+def test_a_named_backend_is_not_raced(tmp_path):
+    report = api.count("aquarium", AQUARIUM.parse(one_cell(4, 2), "few"), backend="glucose4")
+    assert (report.answers, report.counted_by, report.raced) == ({"solutions": 90}, "enumeration", ())
+
+
+def test_without_a_counter_that_takes_the_formula_the_enumeration_counts_alone(monkeypatch):
+    """D4 refuses aquarium's formula (auxiliary variables the shown ones do not determine): with no
+    other counter, nothing is raced."""
+    monkeypatch.setattr(tasks, "EXACT_COUNTERS", ("d4",))
+    report = api.count("aquarium", AQUARIUM.parse(one_cell(4, 2), "few"))
+    assert (report.answers, report.counted_by, report.raced) == ({"solutions": 90}, "enumeration", ())
+
+
+@needs_ganak
+def test_a_formula_file_is_raced_too(run_cli, tmp_path):
+    """`count cnf`: 20 free variables, 2^20 models, none of which an enumeration lists in time."""
+    path = tmp_path / "free.cnf"
+    path.write_text("p cnf 20 1\n" + " ".join(str(v) for v in range(1, 21)) + " 0\n")
+    code, out, _ = run_cli("count", "cnf", str(path), "--json", "--timeout", "60")
+    report = valid(json.loads(out))
+    assert code == 0 and report["answers"] == {"solutions": 2 ** 20 - 1} and report["backend"] == "ganak"
