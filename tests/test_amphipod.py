@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from puzzlesat.core.errors import PuzzleFormatError
+from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders.amphipod import PUZZLE
 from puzzlesat.encoders.amphipod.generate import random_burrow, solvable
 from puzzlesat.encoders.amphipod.instance import AmphipodInstance, parse
@@ -232,3 +233,18 @@ def test_rc2_on_a_solver_without_limited_solves_is_refused_in_one_line(run_cli):
     code, _, err = run_cli("solve", "amphipod", example, "--method", "rc2", "--backend", "lingeling")
     assert code == 2 and err.count("\n") == 1
     assert "method rc2 cannot run on pysat:lingeling: Limited solve is currently unsupported" in err
+
+
+def test_bench_times_both_parts_of_a_partial_answer(run_cli, tmp_path):
+    """bench reads the stopwatch it passes in: the parts' times must land there (they once stayed in
+    the joined report only, and bench showed a 1 ms solve)."""
+    directory = tmp_path / "instances"
+    directory.mkdir()
+    (directory / "stuck.txt").write_text(PART2_STUCK)
+    watch = Stopwatch()
+    report = solve(request(PUZZLE), parse(PART2_STUCK, "stuck.txt"), watch)
+    assert report.status == "PARTIAL" and watch.times["encode"] > 0 and watch.times["solve"] > 0.01
+    code, out, err = run_cli("bench", "--puzzle", "amphipod", "--instances", str(directory), "--repeat", "1",
+                             "--out", str(tmp_path / "out"), "--timeout", "60")
+    samples = json.loads((tmp_path / "out" / "bench.json").read_text())["samples"]
+    assert code == 0 and {sample["status"] for sample in samples} == {"PARTIAL"}, err

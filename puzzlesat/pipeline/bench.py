@@ -46,7 +46,7 @@ class Run:
 
 @dataclass
 class Sample:
-    """What one run measured; ``status`` is SAT/UNSAT/TIMEOUT/ERROR."""
+    """What one run measured; ``status`` is SAT/UNSAT/PARTIAL (answers) or TIMEOUT/ERROR (none)."""
 
     run: Run
     status: str
@@ -179,7 +179,7 @@ def summarize(samples: Iterable[Sample]) -> list[Row]:
         groups.setdefault((sample.run.puzzle, sample.run.instance, sample.run.method), []).append(sample)
     rows = []
     for (puzzle, instance, method), group in groups.items():
-        good = [s for s in group if s.status in ("SAT", "UNSAT")]
+        good = [s for s in group if s.status in ("SAT", "UNSAT", "PARTIAL")]
         bad = [s for s in group if s not in good]
 
         size = good[0].size if good else {}

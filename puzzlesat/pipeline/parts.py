@@ -45,7 +45,7 @@ def solve_by_parts(solve_whole: SolveWhole, request: Request, instance: Any,
 
 def joined_report(request: Request, instance: Any, reports: list[tuple[str, Report]], watch: Stopwatch) -> Report:
     """One report of the whole instance from its parts' reports: their answers and sizes added up, the
-    phase times summed (the parts ran one after the other), the solved parts' solutions joined by the
+    phase times summed into ``watch`` (the parts ran one after the other), the solved parts' solutions joined by the
     puzzle, each part's status in ``parts``."""
     puzzle = request.puzzle
     first = reports[0][1]
@@ -56,7 +56,7 @@ def joined_report(request: Request, instance: Any, reports: list[tuple[str, Repo
     labels = [label for label, _ in reports]  # each part's answer first, in part order; then the claims
     answers = {label: merged[label] for label in labels if label in merged} | {
         key: value for key, value in merged.items() if key not in labels}
-    times = dict(watch.times)
+    times = watch.times  # the caller's stopwatch holds the whole run (bench reads it)
     size: dict[str, int] = {}
     for _, report in reports:
         for phase, seconds in report.times.items():
