@@ -12,6 +12,7 @@ for type checking included):
 - :mod:`.satisfy`: find a solution and prove it unique;
 - :mod:`.crosscheck`: run a cross-check's methods and mark the rows;
 - :mod:`.plans`: which methods a cross-check runs, built from a task's own solve, count and reference;
+- :mod:`.parts`: an instance of independent parts solved part by part, and the reports joined;
 - :mod:`.tasks`: the tasks (satisfy, optimise; dice brings its own), owning solve, count, the
   cross-check plan and the reference's answers, and :func:`~.tasks.solve`/:func:`~.tasks.count`/
   :func:`~.tasks.crosscheck`, which the surfaces call;
