@@ -108,3 +108,15 @@ def test_a_dirac_game_both_players_win_as_often_is_said_to_be():
     assert DiceSolution(part1, (5, 5)).warnings() == [
         "both players win in 5 universes, and the puzzle assumes one wins in more: part 2 is that number either way"]
     assert DiceSolution(part1, (5, 4)).warnings() == []
+
+
+def test_bench_shows_the_warnings_of_its_runs(run_cli, tmp_path):
+    directory = tmp_path / "instances"
+    directory.mkdir()
+    (directory / "blank.txt").write_text(BLANK_3X3)
+    code, out, err = run_cli("bench", "--puzzle", "jigsaw", "--instances", str(directory), "--repeat", "1",
+                             "--out", str(tmp_path / "out"), "--timeout", "60")
+    assert code == 0, err
+    assert "warning: blank.txt: no sea monster appears in any orientation of the image" in out
+    samples = json.loads((tmp_path / "out" / "bench.json").read_text())["samples"]
+    assert [len(sample.get("warnings", [])) for sample in samples] == [0, 2]  # the reference's, the solver's

@@ -100,6 +100,9 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     else:
         _print_table(rows)
     click.echo(f"wrote {Path(out) / 'bench.json'} and {Path(out) / 'bench.csv'}" + (f" and {plot_path}" if plot_path else ""))
+    said = dict.fromkeys((Path(s.run.instance).name, warning) for s in samples for warning in s.warnings)
+    for name, warning in said:
+        click.echo(escaped(f"warning: {name}: {warning}"))
     if any(row.status == "ERROR" for row in rows):
         failed = [f"{Path(r.instance).name} / {r.method}: {r.error}" for r in rows if r.status == "ERROR"]
         first = escaped(failed[0]).replace("\n", " ")  # an error may quote an input's bytes

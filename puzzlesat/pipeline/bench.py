@@ -54,6 +54,8 @@ class Sample:
     size: dict[str, int] = field(default_factory=dict)
     answers: dict[str, Any] = field(default_factory=dict)
     error: str = ""
+    #: where the input leaves the puzzle's stated assumptions (:attr:`.Report.warnings`)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> float:
@@ -123,7 +125,8 @@ def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run, text: str | Non
             return Sample(run, "ERROR" if error and status not in ("SKIPPED",) else status, watch.times,
                           answers=answers or {}, error=error)
         report = solve(request(puzzle, run.method), instance, watch)
-        return Sample(run, report.status.value, watch.times, dict(report.size), dict(report.answers))
+        return Sample(run, report.status.value, watch.times, dict(report.size), dict(report.answers),
+                      warnings=report.warnings)
     except PuzzlesatError as exc:
         return Sample(run, "ERROR", watch.times, error=str(exc))
 
@@ -207,7 +210,8 @@ def to_json(rows: list[Row], samples: list[Sample]) -> dict[str, Any]:
 
     return {"schema": "puzzlesat/bench/1", "version": __version__, "rows": [asdict(r) for r in rows],
             "samples": [{**asdict(s.run), "status": s.status, "times": s.times, "size": s.size,
-                         "answers": s.answers, "error": s.error} for s in samples]}
+                         "answers": s.answers, "error": s.error} | ({"warnings": s.warnings} if s.warnings else {})
+                        for s in samples]}
 
 
 CSV_COLUMNS = ("puzzle", "instance", "method", "status", "runs", "encode", "solve", "total", "variables", "clauses",
