@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test fuzz soak solvers bench bench-family bench-cluster bench-compare clean
+.PHONY: demo test fuzz soak solvers bench bench-family bench-count bench-cluster bench-compare clean
 
 $(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,10 @@ bench: $(BIN)/puzzlesat
 # 200 seeded random jigs: `count jig` against the plain reference, as a distribution (about 25 minutes)
 bench-family: $(BIN)/puzzlesat
 	$(BIN)/python bench/jig_family.py
+
+# counts from 1 to 3.1 million solutions: enumeration, the exact counters and the default race (about 15 minutes)
+bench-count: $(BIN)/puzzlesat
+	$(BIN)/python bench/count_family.py
 
 # cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the 10x10 projection
 bench-cluster: $(BIN)/puzzlesat

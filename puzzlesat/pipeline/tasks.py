@@ -209,7 +209,7 @@ RACE_NICENESS = 5
 #: how long the puzzle's own search runs alone before the race starts: the family's median jig takes
 #: the plain search 12 ms, and a race's forks cost about 25 ms more
 QUICK_SEARCH = 0.05
-#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to a few
+#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to about a
 #: thousand solutions ends within it, the same way every time, and pays for no counter; a longer one
 #: keeps its work (bench/count_family.py)
 QUICK_ENUMERATION = 0.25
