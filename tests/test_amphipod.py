@@ -97,7 +97,7 @@ def test_a_part_without_a_plan_is_said_certified_and_cross_checked(run_cli, tmp_
     assert "optimal: yes (proven by the solver: nothing cheaper exists; certified:" in out
     assert "part2: no solution (proven by the solver: UNSAT; certified:" in out
     # the unrolling takes long to prove part 2 stuck: its rows time out, and a timeout contradicts no one
-    code, out, _ = run_cli("crosscheck", "amphipod", str(path), "--timeout", "6", "--budget", "25")
+    code, out, _ = run_cli("crosscheck", "amphipod", str(path), "--timeout", "10", "--budget", "25")
     assert code == 0 and "DISAGREEMENT" not in out
     assert out.splitlines()[2].split()[:2] == ["reference", "PARTIAL"]
     assert out.count("PARTIAL") >= 3  # the reference and two families (events, z3) at least

@@ -68,7 +68,9 @@ def command(
     **read: Any,
 ) -> None:
     """Count all solutions of FILE (tiling puzzles: also up to the grid's symmetries; dice: the universes
-    each player wins), by enumeration or with an exact counter (--backend ganak).
+    each player wins), by enumeration or with an exact counter (--backend ganak). With no --backend, the
+    enumeration starts alone and an exact counter joins it after 0.25 s (jig: the jig's own search
+    instead; dice: the frontier counter alone); the first to finish answers, and the output says which.
 
     \b
     Example:

@@ -110,7 +110,9 @@ def command(
     competition: bool,
     **read: Any,
 ) -> None:
-    """Solve FILE, check the solution independently, and (aquarium) prove it unique.
+    """Solve FILE, check the solution independently, and (aquarium; jigsaw, up to the grid's symmetries)
+    prove it unique. Exits 1 when there is no solution, or when one part has none (amphipod: status
+    PARTIAL, the other part's answer printed).
 
     \b
     Example:
