@@ -120,3 +120,12 @@ def test_bench_shows_the_warnings_of_its_runs(run_cli, tmp_path):
     assert "warning: blank.txt: no sea monster appears in any orientation of the image" in out
     samples = json.loads((tmp_path / "out" / "bench.json").read_text())["samples"]
     assert [len(sample.get("warnings", [])) for sample in samples] == [0, 2]  # the reference's, the solver's
+
+
+def test_explain_says_it_too(run_cli, tmp_path):
+    path = tmp_path / "no-monster.txt"
+    path.write_text("Tile 7:\n#....\n.....\n..#..\n.....\n....#\n")
+    code, out, _ = run_cli("explain", "jigsaw", str(path))
+    assert code == 0 and out.splitlines()[-1].startswith("warning: no sea monster appears")
+    report = json.loads(run_cli("explain", "jigsaw", str(path), "--json")[1])
+    assert len(valid(report)["warnings"]) == 1

@@ -26,6 +26,13 @@ class Explained:
     certificates: list[Certificate]
     times: dict[str, float] = field(default_factory=dict)
 
+    @property
+    def warnings(self) -> list[str]:
+        """Where the solution reached leaves the puzzle's stated assumptions (a jigsaw image without
+        sea monsters), as ``solve`` says it."""
+        said = getattr(self.solution, "warnings", None)
+        return list(said()) if callable(said) else []
+
     def to_json(self) -> dict[str, Any]:
         facts = self.explanation.facts
         def fixed(literal: int) -> dict[str, Any]:
@@ -38,6 +45,8 @@ class Explained:
                                "times": {name: round(seconds, 6) for name, seconds in self.times.items()}}
         if self.solution is not None:
             out["solution"] = self.solution.to_json()
+        if self.warnings:
+            out["warnings"] = self.warnings
         if self.explanation.conflict:
             out["conflict"] = [facts.facts[i].label for i in self.explanation.conflict]
         if self.explanation.differing:
@@ -59,6 +68,7 @@ class Explained:
         if explanation.solved:
             lines.append(f"solved in {difficulty['steps']} steps; the widest uses {difficulty['widest']} "
                          f"fact{'s' * (difficulty['widest'] != 1)}; every step replayed, the solution checked")
+            lines += [f"warning: {warning}" for warning in self.warnings]
         elif explanation.conflict:
             lines.append("no solution: these facts cannot hold together: "
                          + "; ".join(facts.facts[i].label for i in explanation.conflict))
