@@ -14,6 +14,7 @@ A puzzle with a mode of its own brings its task in its own package (dice: ``enco
 from __future__ import annotations
 
 import os
+import time
 from abc import ABC, abstractmethod
 from dataclasses import replace
 from functools import partial
@@ -293,16 +294,19 @@ def _by_search(request: Request, instance: Any) -> _Racer:
 
 def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer], head_start: float = 0.0) -> Report:
     """The first racer's report, with the parent's times and picture, and what it raced (the first
-    racer alone for ``head_start`` seconds: see :func:`~puzzlesat.backends.forking.first_forked`)."""
+    racer alone for ``head_start`` seconds: see :func:`~puzzlesat.backends.forking.first_forked`; one
+    that answered within it raced nobody, and its report says so)."""
     report_phase("solve")
+    start = time.perf_counter()
     try:
         winner, report = first_forked([racer.run for racer in racers], request.deadline.left(), request.backend.name,
                                       head_start)
     except SolverTimeout:
         raise SolverTimeout(request.backend.name, request.deadline.seconds or 0.0) from None
+    alone = winner == 0 and time.perf_counter() - start < head_start  # the others never started
     watch.times.update(report.times)
     return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
-                   raced=tuple(racer.name for racer in racers))
+                   raced=() if alone else tuple(racer.name for racer in racers))
 
 
 def _searched_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], method: str) -> Report:
