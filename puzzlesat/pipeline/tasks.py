@@ -410,7 +410,9 @@ class Optimize(Task):
     def request(self, puzzle: Puzzle[Any, Any, Any], backend: str | None, encoding: str | None,
                 options: EncoderOptions, deadline: Deadline, method: str | None) -> Request:
         """The method asked for, else the one tuned for the encoding, else the default (Z3 Optimize on
-        an SMT encoding); the backend likewise (the method's own, when it has one: z3 for Z3 Optimize)."""
+        an SMT encoding); the backend likewise (the method's own, when it has one: z3 for Z3 Optimize).
+        A method named without an encoding gets the puzzle's first encoding it takes (``--method z3``:
+        the SMT one)."""
         from .optimize import method_named
 
         kind = encoding_for(puzzle, encoding)
@@ -419,6 +421,8 @@ class Optimize(Task):
         if chosen is not None and Capability.OPTIMIZE in chosen.capabilities:  # a MaxSAT solver of its own
             method = method or "maxsat"
         strategy = method_named(method or tuned_method or (self.method if puzzle.formula_kind(kind) == "cnf" else "z3"))
+        if encoding is None and puzzle.formula_kind(kind) != strategy.formula:
+            kind = next((k for k in puzzle.encodings if puzzle.formula_kind(k) == strategy.formula), kind)
         if strategy.own_backend is not None:
             chosen = get_backend(strategy.own_backend)
         elif chosen is None:
