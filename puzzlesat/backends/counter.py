@@ -23,6 +23,10 @@ class CounterBackend(Backend):
     #: the Python module of the native counter, and the package that provides it
     module: str
     package: str
+    #: counts projected on the encoding's shown variables, so it takes every encoding (:meth:`accept`
+    #: refuses none); a counter of every model (d4, frontier) takes only encodings whose shown
+    #: variables determine the rest
+    projects: bool = True
 
     def unavailable_reason(self) -> str | None:
         try:

@@ -29,6 +29,7 @@ class D4Backend(CounterBackend):
     description = "D4 exact model counter (d4solver); counts encodings whose show set determines the rest"
     module, package = "py_d4", "d4solver"
     compiles = True
+    projects = False
 
     def accept(self, encoding: Encoding) -> None:
         require_determined(self.name, encoding)

@@ -25,6 +25,7 @@ class FrontierBackend(CounterBackend):
                    "determines the rest")
     module, package = "numpy", "numpy"
     compiles = True
+    projects = False
 
     def accept(self, encoding: Encoding) -> None:
         require_determined(self.name, encoding)

@@ -252,6 +252,8 @@ def _exact_counter(request: Request, instance: Any) -> Backend | None:
         counter = get_backend(name)
         if not isinstance(counter, CounterBackend) or counter.missing() is not None:
             continue
+        if counter.projects:  # takes every encoding: no need to build one to ask
+            return counter
         try:
             for _, options in request.puzzle.count_variants(request.options):
                 counter.accept(request.puzzle.encode(instance, request.encoding, options))
