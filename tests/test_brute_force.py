@@ -110,17 +110,17 @@ STUCK_SHAPE = (2, 5)
 @pytest.mark.parametrize("part", range(CHUNKS))
 def test_amphipod_against_brute_force(part):
     """The least energy (or no plan) from the event ordering with RC2 on two backends, the unrolling by
-    SAT descent, Z3 on the SMT encoding and the A* reference, against Dijkstra over every state. Every
-    other case is an instance of two parts (as ``solve`` reads part 1 and part 2), one of them of the
+    SAT descent, Z3 on the SMT encoding and the A* reference, against Dijkstra over every state. One
+    case in four is an instance of two parts (as ``solve`` reads part 1 and part 2), one of them of the
     shape that gets stuck, so that often one part has a plan and the other none: each part's status
     and answer must be its own."""
     puzzle = get_puzzle("amphipod")
     for seed in chunk(300_000, part):
         rng = random.Random(seed)
-        labels = ("part1", "part2") if seed % 2 else ("energy",)
+        labels = ("part1", "part2") if seed % 4 == 1 else ("energy",)
         shapes = [rng.choice(AMPHIPOD_SHAPES) for _ in labels]
         if len(labels) > 1:
-            shapes[seed // 2 % 2] = STUCK_SHAPE  # part 1 or part 2 by turns
+            shapes[seed // 4 % 2] = STUCK_SHAPE  # part 1 or part 2 by turns
         texts = [amphipod.random_burrow(rng, *shape) for shape in shapes]
         expected = {label: amphipod.least_energy(text) for label, text in zip(labels, texts)}
         instance = AmphipodInstance(tuple((label, parse_burrow(text, f"amphipod-seed-{seed}"))
