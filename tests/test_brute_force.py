@@ -76,6 +76,14 @@ def test_jigsaw_against_brute_force(part):
         instance = puzzle.parse(text, f"jigsaw-seed-{seed}", rows=rows, cols=cols)
         for method, counted in tiling_counts(puzzle, instance).items():
             assert counted == expected, f"seed {seed} ({rows}x{cols}), {method}: {counted} != {expected}\n{text}"
+        # solve's claim "unique up to the grid's symmetries" (a second search on the symmetry-broken
+        # formula) against the brute-force classes; a second class is also a warning
+        classes = expected[1]
+        report = solve(request(puzzle, "pysat:cadical195"), instance)
+        where = f"seed {seed} ({rows}x{cols})\n{text}"
+        assert report.status == ("SAT" if classes else "UNSAT"), where
+        if classes:
+            assert (report.answers["unique"], len(report.noticed)) == (classes == 1, int(classes > 1)), where
 
 
 @pytest.mark.parametrize("part", range(CHUNKS))
