@@ -13,6 +13,7 @@ from ..deduction import Explanation, Facts
 from ..deduction.replay import replay
 from ..deduction.search import explain
 from ..proofs.certificate import Certificate
+from .report import solution_warnings
 
 
 @dataclass
@@ -30,8 +31,7 @@ class Explained:
     def warnings(self) -> list[str]:
         """Where the solution reached leaves the puzzle's stated assumptions (a jigsaw image without
         sea monsters), as ``solve`` says it."""
-        said = getattr(self.solution, "warnings", None)
-        return list(said()) if callable(said) else []
+        return solution_warnings(self.solution)
 
     def to_json(self) -> dict[str, Any]:
         facts = self.explanation.facts

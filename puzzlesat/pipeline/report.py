@@ -97,8 +97,7 @@ class Report:
         """Where the input leaves the puzzle's stated assumptions: what the solution says (a solution may
         have a ``warnings()`` method: jigsaw's monsters in several orientations), then what the task
         noticed."""
-        said = getattr(self.solution, "warnings", None)
-        return (list(said()) if callable(said) else []) + list(self.noticed)
+        return solution_warnings(self.solution) + list(self.noticed)
 
     def certified(self) -> dict[str, bool]:
         """Per claim under ``--certify``, whether its proof was checked (empty without --certify)."""
@@ -129,6 +128,12 @@ class Claims:
     def merge(self, certificates: Mapping[str, Certificate | None]) -> None:
         """Claims certified elsewhere (a forked child), already with their times."""
         self.certificates.update(certificates)
+
+
+def solution_warnings(solution: Solution | None) -> list[str]:
+    """What a solution says of the puzzle's stated assumptions: its ``warnings()``, where it has one."""
+    said = getattr(solution, "warnings", None)
+    return list(said()) if callable(said) else []
 
 
 def answered(first: int) -> Status:
