@@ -66,7 +66,7 @@ def test_both_wcnf_formats_read_the_same(tmp_path):
     ("p cnf 2 1\n1 x 0\n", "bad.cnf:2:3: 'x' is not an integer"),
     ("1 2 0\n", "bad.cnf: no 'p cnf VARIABLES CLAUSES' header"),
     ("p cnf 2 1\n1 3 0\n", "bad.cnf: variable 3 is beyond the header's 2"),
-    ("p cnf 2 1\n1 2\n", "bad.cnf: the last clause does not end with 0"),
+    ("p cnf 2 1\n1 2\n", "bad.cnf:2: the last clause does not end with 0"),
     ("p cnf 2 1\np cnf 2 1\n", "bad.cnf:2:1: expected one header"),
     # a literal in the projection made count --list print one model again and again (issue 34)
     ("c p show -1 2 0\np cnf 2 1\n1 2 0\n", "bad.cnf:1:10: the projection names variables, not literals: '-1'"),
@@ -84,8 +84,12 @@ def test_command_line_on_a_plain_cnf(run_cli, tmp_path):
     code, out, _ = run_cli("count", "cnf", str(path), "--jsonl")
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(lines) == 4 and lines[-1]["solutions"] == 3 and lines[-1]["complete"]
-    # each model as integers on the shown variables (it was the text "v 1 -2 ... 0"; issue 35)
-    assert sorted(line["solution"]["model"] for line in lines[:-1]) == [[-1, 2], [1, -2], [1, 2]]
+    # each model as integers (it was the text "v 1 -2 ... 0"; issue 35): the projection's literals apart,
+    # and the model a whole model of the file, so a script can check it clause by clause (issue 44)
+    assert sorted(line["solution"]["projection"] for line in lines[:-1]) == [[-1, 2], [1, -2], [1, 2]]
+    for line in lines[:-1]:
+        model = set(line["solution"]["model"])
+        assert len(model) == 3 and {1, 2} & model and ({-1, 3} & model)
     code, out, _ = run_cli("count", "cnf", str(path), "--limit", "2", "--json")
     payload = json.loads(out)
     assert payload["answers"] == {"solutions": 2} and payload["complete"] is False

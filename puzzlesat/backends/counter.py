@@ -73,11 +73,14 @@ class CounterBackend(Backend):
 def require_determined(name: str, encoding: Encoding) -> None:
     """Refuse an encoding that a counter without projection would over-count: one whose auxiliary
     variables the shown ones do not determine (``Encoding.show_determines_all``), or with a variable in
-    no clause (free in every model, so that claim is wrong)."""
+    no clause that is not shown (free in every model, so that claim is wrong). A shown variable in no
+    clause is free in the projected count too, and such a counter counts it free: a formula file's
+    unused variables are counted right."""
     if not encoding.show_determines_all:
         raise BackendError(f"{name} counts all models, and this encoding has auxiliary variables that the "
                            f"{len(encoding.show)} shown ones do not determine: count it with ganak")
-    unused = encoding.num_vars - len({abs(lit) for clause in encoding.clauses for lit in clause})
+    used = {abs(lit) for clause in encoding.clauses for lit in clause}
+    unused = encoding.num_vars - len(used | set(encoding.show))
     if unused:
-        raise BackendError(f"{name}: {unused} variables occur in no clause, so they are not determined by the "
-                           "shown ones; the encoding's show_determines_all is wrong")
+        raise BackendError(f"{name}: {unused} variables occur in no clause and are not shown, so they are not "
+                           "determined by the shown ones; the encoding's show_determines_all is wrong")

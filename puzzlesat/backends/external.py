@@ -1,7 +1,9 @@
 """``external:<binary>``: any DIMACS solver on the PATH that prints SAT-competition output, or writes
 MiniSat's result file (minisat, glucose: they are given a second argument, the file to write).
 
-The solver is run on a temporary DIMACS file and killed when the time limit passes. It is not
+The solver is run on the user's own file when the encoding is that file unchanged
+(:attr:`~puzzlesat.core.encoding.Encoding.original_file`: its reading is then the solver's own, not
+puzzlesat's), else on a temporary DIMACS file, and killed when the time limit passes. It is not
 incremental: blocking clauses are kept here and the whole formula is re-sent on every call.
 """
 from __future__ import annotations
@@ -80,9 +82,10 @@ class ExternalSession(Session):
     def solve(self, timeout: float | None = None) -> Result:
         name, binary, proving = self.backend.name, self.backend.binary, self.backend.proving
         result_file = os.path.basename(binary) in RESULT_FILE_SOLVERS
-        with scratch_file(".cnf", to_dimacs(self.encoding, extra=self.added)) as path:
+        original = self.encoding.original_file if not self.added else None
+        with scratch_file(".cnf", "" if original else to_dimacs(self.encoding, extra=self.added)) as path:
             second = [path + ".out"] if result_file or proving else []
-            proc, elapsed = run_tool([binary, *self.backend.arguments, path, *second], timeout, name)
+            proc, elapsed = run_tool([binary, *self.backend.arguments, original or path, *second], timeout, name)
             output = _read_result(path + ".out") if result_file else proc.stdout
             answer = read_tool_answer(proc, output, name)
             if answer.status == Status.UNSAT and proving:

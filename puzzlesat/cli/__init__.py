@@ -28,6 +28,9 @@ class _Group(click.Group):
             formatter.write_dl([(name, summary) for name, (_, summary) in sorted(COMMANDS.items())])
 
     def invoke(self, ctx: click.Context) -> None:
+        # a count over a formula file's header variables may have more digits than Python prints by
+        # default (4,300: 'p cnf 20000 0' has 2^20000 models, 6,021 digits), as counters print them
+        sys.set_int_max_str_digits(0)
         sys.exit(run_reported(lambda: super(_Group, self).invoke(ctx)))
 
     def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]

@@ -15,6 +15,7 @@ from ..pipeline.crosscheck import (
     DEFAULT_METHOD_LIMIT,
     NO_ANSWER,
     Row,
+    agreeing_readers,
     independent_agreement,
     run_methods,
 )
@@ -101,7 +102,8 @@ def command(
     width = max(len(m.label) for m in methods)
     if not as_json:
         note(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
-        note(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees")
+        note(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees"
+             + (" [reader of the file]" if spec.solvers_independent else ""))
     engine = None
     if executor is not None:
         from ..pipeline.executors import executor_for
@@ -125,6 +127,7 @@ def command(
                     {
                         "method": r.method,
                         "family": r.family,
+                    } | ({"reader": r.reader} if r.reader else {}) | {
                         "status": r.status,
                         "seconds": round(r.seconds, 6),
                         "answers": r.answers,
@@ -141,9 +144,8 @@ def command(
         for warning, givers in _warnings(rows).items():
             named = ", ".join(givers[:2]) + (f" and {len(givers) - 2} more" if len(givers) > 2 else "")
             click.echo(escaped(f"warning: {warning} ({named})"))
-        click.echo(_summary(rows, timeouts, culprits) + (" (on a formula file the solvers share only the file reader: "
-                                                          "each solver is an independent method)"
-                                                          if spec.solvers_independent and not culprits else ""))
+        click.echo(_summary(rows, timeouts, culprits) + (_readings(rows) if spec.solvers_independent and not culprits
+                                                         else ""))
     if culprits or len(timeouts) == len(rows):
         raise SystemExit(1)
 
@@ -155,7 +157,8 @@ def _line(row: Row, width: int) -> str:
     if row.certified:
         doubtful = [claim for claim, proven in row.certified.items() if not proven]
         mark += f", not certified: {', '.join(doubtful)}" if doubtful else ", certified"
-    return f"{row.method:<{width}}  {row.status:<7} {format_seconds(row.seconds):>10}  {_numbers(row.answers):<34} {mark}"
+    read = f" [{row.reader}]" if row.reader else ""
+    return f"{row.method:<{width}}  {row.status:<7} {format_seconds(row.seconds):>10}  {_numbers(row.answers):<34} {mark}{read}"
 
 
 def _warnings(rows: list[Row]) -> dict[str, list[str]]:
@@ -183,6 +186,16 @@ def _summary(rows: list[Row], timeouts: list[Row], culprits: list[Row]) -> str:
     if families == 1:
         counted += ": no independent confirmation"
     return counted + (f", {len(timeouts)} timed out{', out of memory' if memouts else ''} or skipped" if timeouts else "")
+
+
+def _readings(rows: list[Row]) -> str:
+    """On a formula file: how many independent readings of the file the agreement spans (every solver
+    that reads it through puzzlesat's reader would agree on a misread formula)."""
+    readers = agreeing_readers(rows)
+    if readers <= 1:
+        return ("; every method that answered read the file through one reader, so a fault of that reader "
+                "would go unseen")
+    return f"; the file read by {readers} independent readers (each row's last column)"
 
 
 def _numbers(answers: dict[Any, Any] | None) -> str:

@@ -47,7 +47,7 @@ def mapped_encoding(spec: Puzzle[Any, Any, Any], file: str, map_path: str, watch
     given = reading(read)
     if given and given != varmap.reading:
         raise PuzzlesatError(f"{map_path}: the export was read with {varmap.reading or 'no options'}, not {given}")
-    text = read_text(file)
+    text = read_text(file, spec.max_input_bytes)
     if sha256(text) != varmap.instance_sha256:
         raise PuzzlesatError(f"{map_path}: exported from another instance than {file} (its SHA-256 differs)")
     if varmap.encoding not in spec.encodings:

@@ -63,7 +63,7 @@ def formatted(fmt: str, encoding: Encoding, title: str) -> str:
         return to_smt2(encoding, title)
     if fmt in ("wcnf", "wcnf-old"):
         return to_wcnf(encoding, title, old_format=fmt == "wcnf-old")
-    return to_mcc(encoding, title) if fmt == "mcc" else to_dimacs(encoding, title)
+    return to_mcc(encoding, title, export=True) if fmt == "mcc" else to_dimacs(encoding, title, export=True)
 
 
 player_option = click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,
@@ -116,7 +116,7 @@ def command(
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    text, chosen = read_text(file), reading(read)
+    text, chosen = read_text(file, spec.max_input_bytes), reading(read)
     instance = load(spec, file, watch, text, **chosen)
     kind = exported_kind(spec, fmt, kind)
     with watch.phase("encode"):

@@ -40,10 +40,12 @@ from .supervised import SupervisedCommand, fail
 from .verbosity import QUIET, level, note
 
 
-def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: Any, watch: Stopwatch) -> int:
+def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: Any, watch: Stopwatch,
+                       literal_model: bool = False) -> int:
     """Solve and print as a competition solver does; the exit code it ends with. Every model printed
     passed the checker (it is the same solve); no answer in time is 's UNKNOWN' and 0, with the
-    one-line reason on stderr."""
+    one-line reason on stderr. A MaxSAT model is the MaxSAT Evaluation's line since 2021, ``v`` and
+    one 0 or 1 per variable (``v 0101``); ``literal_model`` prints the older literal lines instead."""
     try:
         report = solve(asked, instance, watch)
     except SolverTimeout as exc:
@@ -64,6 +66,9 @@ def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: An
     if "cost" in report.answers:  # MaxSAT evaluation: the cost, the status, the model
         optimal = bool(report.answers.get("optimal"))
         click.echo(f"o {report.answers['cost']}\ns {'OPTIMUM FOUND' if optimal else 'SATISFIABLE'}")
+        if not literal_model:
+            click.echo("v " + "".join("1" if lit > 0 else "0" for lit in literals))
+            return 30 if optimal else 10
         code = 30 if optimal else 10
     else:
         click.echo("s SATISFIABLE")
@@ -93,6 +98,9 @@ def _value_lines(literals: tuple[int, ...], width: int = 78) -> list[str]:
               help="cnf, wcnf: print what a SAT-competition / MaxSAT-evaluation solver prints ('s SATISFIABLE', "
                    "'o COST', 'v ... 0') and exit as one does: 10 SAT, 20 UNSAT, 30 optimum, 0 unknown (no answer "
                    "in time).")
+@click.option("--literal-model", is_flag=True,
+              help="wcnf with --competition: print the model as literals ('v -1 2 -3 0', MaxSAT Evaluations before "
+                   "2021) instead of one 0 or 1 per variable ('v 010').")
 def command(
     puzzle: str,
     file: str,
@@ -108,6 +116,7 @@ def command(
     certify: str | None,
     steps: bool,
     competition: bool,
+    literal_model: bool,
     **read: Any,
 ) -> None:
     """Solve FILE, check the solution independently, and (aquarium; jigsaw, up to the grid's symmetries)
@@ -124,12 +133,14 @@ def command(
     spec = get_puzzle(puzzle)
     if competition and not spec.solvers_independent:
         raise PuzzlesatError(f"--competition: a solver's output is for formula files (cnf, wcnf), not {puzzle}")
+    if literal_model and not competition:
+        raise PuzzlesatError("--literal-model says how --competition prints a MaxSAT model: give --competition")
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading(read))
     spec.task.refuse_options(spec, steps=steps)
     asked = request(spec, backend, kind, timeout, method, certify, **encoder_options(cardinality, pb))
     if competition:
-        raise SystemExit(competition_output(spec, asked, instance, watch))
+        raise SystemExit(competition_output(spec, asked, instance, watch, literal_model))
     report = solve(asked, instance, watch)
     if report.solution is not None:
         write_pictures(spec, instance, report.solution, png, svg)

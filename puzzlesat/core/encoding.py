@@ -35,6 +35,15 @@ class Encoding:
     pool: IDPool | None = None
     clauses: list[list[int]] = field(default_factory=list)
     show: list[int] = field(default_factory=list)
+    #: shown variables that no clause names and no id stands for (a formula file's declared variables
+    #: past its last used one): each doubles every count, so a count is multiplied by 2**free_shown
+    #: (:func:`~puzzlesat.pipeline.steps.count_formula`) and an export declares them in its header,
+    #: instead of a pool holding a billion of them
+    free_shown: int = 0
+    #: a file on disk that holds this very formula, clause for clause and numbered the same (a formula
+    #: file read unchanged): an outside solver is given it rather than puzzlesat's copy, so that its
+    #: reading of the file is its own (:mod:`puzzlesat.backends.external`); None: none
+    original_file: str | None = None
     #: SMT only: Z3 assertions and the named terms decoders read (``show_terms`` is the projection).
     assertions: list[Any] = field(default_factory=list)
     terms: dict[Any, Any] = field(default_factory=dict)
@@ -77,6 +86,11 @@ class Encoding:
             top = max(top, max(map(max, filter(None, lists)), default=0), -min(map(min, filter(None, lists)), default=0))
         return top
 
+    @property
+    def declared_vars(self) -> int:
+        """The variables an exported file declares: :attr:`num_vars` and the :attr:`free_shown` ones."""
+        return self.num_vars + self.free_shown
+
     def broken_weight(self, model: CnfModel) -> int:
         """The weight of the soft clauses ``model`` breaks (its cost, without ``cost_offset``)."""
         return sum(weight for clause, weight in self.soft
@@ -85,7 +99,7 @@ class Encoding:
     def size(self) -> dict[str, int]:
         """Variables and clauses (CNF) or assertions (SMT), for reports and benchmarks."""
         if self.kind == "cnf":
-            size = {"variables": self.num_vars, "clauses": len(self.clauses)}
+            size = {"variables": self.declared_vars, "clauses": len(self.clauses)}
             return size | ({"soft": len(self.soft)} if self.soft else {})
         return {"terms": len(self.terms), "assertions": len(self.assertions)}
 

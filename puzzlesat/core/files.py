@@ -1,6 +1,7 @@
 """Reading inputs and writing outputs safely.
 
-- Inputs are read whole, at most :data:`MAX_INPUT_BYTES` (``/dev/zero`` is refused, not swallowed), as
+- Inputs are read whole, at most :data:`MAX_INPUT_BYTES` (``/dev/zero`` is refused, not swallowed) but
+  formula files (as large as ``--max-memory`` allows, as solvers read them), as
   UTF-8 with or without a byte-order mark; ``-`` is stdin. A gzip, bzip2, xz or lzma input (told by its
   first bytes) is read uncompressed, as solvers read ``.cnf.gz``; at most the same size once unpacked.
   Every input read is remembered, so that a command never writes over its own input.
@@ -39,12 +40,14 @@ def preload_stdin() -> None:
     """Read stdin now (the supervisor does this before its worker starts: a worker in a background
     process group could not read a terminal)."""
     global _stdin_text
-    _stdin_text = _decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "-")
+    _stdin_text = _decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "-", MAX_INPUT_BYTES)
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, limit: int | None = MAX_INPUT_BYTES) -> str:
     """Read a whole input file (``-`` = stdin) with a one-line error when it cannot be read. A missing
-    ``instances/...`` path is the bundled example of that name (:mod:`.bundled`)."""
+    ``instances/...`` path is the bundled example of that name (:mod:`.bundled`). ``limit`` caps its
+    size, compressed or not (None: a formula file, as large as ``--max-memory`` lets it be; stdin is
+    read by the supervisor, which always caps it)."""
     global _stdin_text
     if path == "-":
         if _stdin_text is None:
@@ -57,14 +60,14 @@ def read_text(path: str) -> str:
             if stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError
             _inputs.add((info.st_dev, info.st_ino))
-            data = handle.read(MAX_INPUT_BYTES + 1)
+            data = handle.read(-1 if limit is None else limit + 1)
     except FileNotFoundError:
         raise PuzzlesatError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise PuzzlesatError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise PuzzlesatError(f"{path}: cannot read ({exc.strerror})") from None
-    return _decode(data, path)
+    return _decode(data, path, limit)
 
 
 #: compressed inputs, told by their first bytes (so stdin and any file name work), as solvers read
@@ -72,36 +75,35 @@ def read_text(path: str) -> str:
 _COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x5d\x00\x00", "lzma"))
 
 
-def _decompressed(data: bytes, path: str) -> bytes:
-    """``data`` uncompressed when it starts like a compressed file, at most MAX_INPUT_BYTES + 1 bytes
-    of it (a small file may unpack to gigabytes)."""
+def _decompressed(data: bytes, path: str, limit: int | None) -> bytes:
+    """``data`` uncompressed when it starts like a compressed file, at most ``limit`` + 1 bytes of it
+    (a small file may unpack to gigabytes; None: no limit but memory's). The standard library's
+    readers take concatenated members (``cat a.gz b.gz``) in one linear pass, and gzip's skips the
+    zeros that tape-blocked files are padded with, as gzip itself does."""
     kind = next((name for magic, name in _COMPRESSED if data.startswith(magic)), None)
     if kind is None:
         return data
     import bz2
+    import gzip
+    import io
     import lzma
-    import zlib
 
-    out, rest = b"", data
+    source = io.BytesIO(data)
+    reader: Any = (gzip.GzipFile(fileobj=source) if kind == "gzip" else bz2.BZ2File(source) if kind == "bzip2"
+                   else lzma.LZMAFile(source))
     try:
-        while rest:  # concatenated members (cat a.gz b.gz) are read in turn
-            unpacker: Any = (zlib.decompressobj(wbits=47) if kind == "gzip" else bz2.BZ2Decompressor() if kind == "bzip2"
-                             else lzma.LZMADecompressor())
-            out += unpacker.decompress(rest, MAX_INPUT_BYTES + 1 - len(out))
-            if len(out) > MAX_INPUT_BYTES:  # refused as too large by the caller
-                break
-            if not unpacker.eof:
-                raise PuzzlesatError(f"{path}: a {kind} file cut short")
-            rest = unpacker.unused_data
-    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+        with reader:
+            return bytes(reader.read(-1 if limit is None else limit + 1))
+    except EOFError:
+        raise PuzzlesatError(f"{path}: a {kind} file cut short") from None
+    except (OSError, ValueError, lzma.LZMAError) as exc:
         raise PuzzlesatError(f"{path}: not a valid {kind} file ({str(exc)[:80]})") from None
-    return out
 
 
-def _decode(data: bytes, path: str) -> str:
-    data = _decompressed(data, path)
-    if len(data) > MAX_INPUT_BYTES:
-        raise PuzzlesatError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MiB, far beyond any puzzle input")
+def _decode(data: bytes, path: str, limit: int | None) -> str:
+    data = _decompressed(data, path, limit)
+    if limit is not None and len(data) > limit:
+        raise PuzzlesatError(f"{path}: larger than {limit >> 20} MiB, far beyond any puzzle input")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -61,6 +61,10 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     task: ClassVar[Task]
     #: how instance files of this puzzle end (``puzzlesat bench`` picks them out of a directory)
     instance_suffix: str = ".txt"
+    #: the largest instance file read, in bytes (far above any puzzle; a file past it is refused in one
+    #: line rather than swallowed); None: no cap but ``--max-memory`` (formula files, as large as solvers
+    #: take them)
+    max_input_bytes: int | None = 64 << 20
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None
     #: a solve returns one of several solutions, so a cross-check compares solution counts instead
@@ -92,6 +96,13 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         cross-check by count): ``count(instance, options)`` answers the question of the options, like
         the length of ``reference(instance, None, options)``."""
         return {}
+
+    def original_file(self, instance: InstanceT) -> str | None:
+        """The file on disk that holds ``instance``'s formula as is (a formula file read unchanged, not
+        stdin nor compressed): an outside solver is given it, so that its reading of the file is its
+        own, and a cross-check says so (:func:`~puzzlesat.pipeline.plans.reader`); None for a puzzle,
+        whose solvers read puzzlesat's encoding."""
+        return None
 
     def parts(self, instance: InstanceT) -> tuple[tuple[str, InstanceT], ...]:
         """The instance's independent parts, each an instance of its own labelled by its answer, where

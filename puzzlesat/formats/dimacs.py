@@ -11,6 +11,9 @@ from ..core.errors import PuzzleFormatError
 
 #: a DIMACS integer: variables are below 2^31, so ten digits at most (a longer token is refused, not read)
 LITERAL = re.compile(r"-?\d{1,10}")
+#: a weight: the MaxSAT evaluation allows up to 2^63 - 1, so nineteen digits at most
+WEIGHT = re.compile(r"\d{1,19}")
+WEIGHT_LIMIT = 1 << 63
 
 
 def _comments(encoding: Encoding, title: str) -> list[str]:
@@ -29,30 +32,39 @@ def _clause_lines(clauses: Iterable[list[int]], prefix: str = "") -> list[str]:
 def _projection(encoding: Encoding) -> list[str]:
     """The solution-defining variables in both spellings counters read: the model-counting
     competition's ``c p show ... 0`` and the older ``c ind ... 0`` (ApproxMC, Ganak, sharpSAT-TD).
-    SAT solvers skip them as comments."""
-    if not encoding.show:
+    SAT solvers skip them as comments. None when every variable is shown: a plain count is then the
+    projected one (a formula file with no projection of its own, free variables and all)."""
+    if not encoding.show or _shows_everything(encoding):
         return []
     shown = " ".join(map(str, encoding.show))
     return [f"c p show {shown} 0", f"c ind {shown} 0"]
 
 
-def to_dimacs(encoding: Encoding, title: str = "", extra: Sequence[list[int]] = ()) -> str:
+def _shows_everything(encoding: Encoding) -> bool:
+    return len(set(encoding.show)) == encoding.num_vars
+
+
+def to_dimacs(encoding: Encoding, title: str = "", extra: Sequence[list[int]] = (), export: bool = False) -> str:
     """DIMACS text whose ``c`` lines name each meaningful variable, e.g. ``c var 17 water(3,5)``, and
     give the projection (:func:`_projection`). ``extra`` clauses (e.g. blocking clauses) are appended
-    to the encoding's own; the header counts their variables too (a descent's bound takes fresh ones)."""
+    to the encoding's own; the header counts their variables too (a descent's bound takes fresh ones).
+    An ``export`` (the file a user takes elsewhere) declares the encoding's free shown variables too,
+    so an outside counter counts what puzzlesat counts; a backend's own copy leaves them out, because
+    puzzlesat multiplies its count for them (:attr:`Encoding.free_shown`)."""
     lines = _comments(encoding, title)
-    top = max(encoding.num_vars, max((abs(lit) for clause in extra for lit in clause), default=0))
+    declared = encoding.declared_vars if export else encoding.num_vars
+    top = max(declared, max((abs(lit) for clause in extra for lit in clause), default=0))
     lines.append(f"p cnf {top} {len(encoding.clauses) + len(extra)}")
     lines += _projection(encoding) + _clause_lines(encoding.clauses) + _clause_lines(extra)
     return "\n".join(lines) + "\n"
 
 
-def to_mcc(encoding: Encoding, title: str = "") -> str:
+def to_mcc(encoding: Encoding, title: str = "", export: bool = False) -> str:
     """Model-counting competition DIMACS: ``c t pmc`` (projected counting; ``c t mc`` when every
     variable is a function of the projection, so the plain count is the projected one), then the
-    DIMACS file with its projection lines."""
-    kind = "mc" if encoding.show_determines_all else "pmc"
-    return f"c t {kind}\n" + to_dimacs(encoding, title)
+    DIMACS file with its projection lines (``export`` as in :func:`to_dimacs`)."""
+    kind = "mc" if encoding.show_determines_all or _shows_everything(encoding) else "pmc"
+    return f"c t {kind}\n" + to_dimacs(encoding, title, export=export)
 
 
 def to_wcnf(encoding: Encoding, title: str = "", old_format: bool = False) -> str:
@@ -83,57 +95,90 @@ def violated_clause(clauses: list[list[int]], literals: list[int]) -> int | None
 
 @dataclass(frozen=True)
 class Dimacs:
-    """A DIMACS CNF or WCNF file as read: its clauses, the projection it declares (``c p show`` or
-    ``c ind``; empty when none), and for WCNF the weighted soft clauses."""
+    """A DIMACS CNF or WCNF file as read: its clauses, the projection it declares, and for WCNF the
+    weighted soft clauses.
 
-    #: the variables its clauses and projection use (a header may declare more: they cost nothing)
+    Its variables are the header's, as the model-counting competition counts them (Ganak, D4 and
+    sharpSAT alike): ``p cnf 10 1`` with the clause ``10 0`` has 512 models, and so has ``1 0``. The
+    variables past the last one any clause or the projection names are not held one by one: they are
+    ``free`` (each doubles an unprojected count), so a header of a billion variables costs nothing."""
+
+    #: the variables its clauses and projection use, 1..num_vars (the ones an encoding holds)
     num_vars: int
     clauses: tuple[tuple[int, ...], ...]
-    show: tuple[int, ...] = ()
+    #: the declared projection (``c p show ... 0`` or ``c ind ... 0``); None when the file declares
+    #: none, so every variable is shown, and () for ``c p show 0``: nothing shown, a count is 0 or 1
+    show: tuple[int, ...] | None = None
     soft: tuple[tuple[tuple[int, ...], int], ...] = ()
+    #: the header's variable count (num_vars when the file has no header: the 2022 WCNF format)
+    declared: int = 0
+    #: what the reader noticed and read past, each one line (a header that miscounts its clauses)
+    warnings: tuple[str, ...] = ()
+    #: the formula ended at SATLIB's ``%`` line, which most solvers refuse (CaDiCaL, MiniSat, PicoSAT
+    #: and CryptoMiniSat in Debian 12)
+    end_marker: bool = False
+
+    @property
+    def plain(self) -> bool:
+        """Read with nothing noticed: no ``%`` end and a header that counts its clauses right, so that
+        a strict reader (CaDiCaL refuses both) reads the file as it stands."""
+        return not self.warnings and not self.end_marker
+
+    @property
+    def free(self) -> int:
+        """The declared variables past :attr:`num_vars`: no clause names them, and with no projection
+        each doubles the count."""
+        return max(self.declared - self.num_vars, 0)
+
 
 
 def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
     """Read DIMACS CNF (``p cnf V C``) or, with ``weighted``, WCNF: the 2022 format (``h`` hard clauses,
     ``W`` soft ones, no header) or the older one (``p wcnf V C TOP``, clauses weighted TOP are hard).
-    Errors name the line and column."""
+
+    Read as the solvers that wrote the dialects read them: a line ``%`` ends the formula (SATLIB's
+    ``uf``/``uuf`` files put ``%`` and ``0`` after the last clause: that ``0`` is not an empty clause);
+    ``c p show ... 0`` and ``c ind ... 0`` declare a projection (``c p show 0``: an empty one); a clause
+    may span lines; a header whose clause count differs from the clauses is read as written, with a
+    warning. Errors name the line and column."""
     header: tuple[int, int, int | None] | None = None
     clauses: list[tuple[int, ...]] = []
     soft: list[tuple[tuple[int, ...], int]] = []
-    show: list[int] = []
+    show: list[int] | None = None
     shown_at: dict[int, tuple[int, int]] = {}  # a projected variable -> the line and column that named it
     pending: list[int] = []  # a clause may span lines
-    weight: int | None = None  # the pending clause's weight (WCNF); None: hard
+    weight: int | None = None  # the pending clause's weight (WCNF); -1: hard; None: not read yet
+    last_line, end_marker = 0, False
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if not line or line.startswith("%"):
+        if not line:
             continue
-        if line.startswith("c"):
+        first = line[0]
+        if first == "%":  # SATLIB's end of formula
+            end_marker = True
+            break
+        if first == "c":
             words = line.split()
             projection = words[3:] if words[:3] == ["c", "p", "show"] else words[2:] if words[:2] == ["c", "ind"] else None
             if projection is not None:
+                show = show if show is not None else []
                 for variable, column in _shown(projection, path, number, raw):
                     show.append(variable)
                     shown_at.setdefault(variable, (number, column))
             continue
-        if line.startswith("p"):
-            words = line.split()
-            kind = "wcnf" if weighted else "cnf"
-            if header is not None or len(words) not in (4, 5) or words[1] != kind:
-                raise PuzzleFormatError(path, number, 1, f"expected one header 'p {kind} VARIABLES CLAUSES"
-                                        f"{' [TOP]' if weighted else ''}', got '{line[:40]}'")
-            numbers = [_literal(token, path, number, raw) for token in words[2:]]
-            header = (numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else None)
+        if first == "p":
+            header = _header(line, path, number, header, weighted)
             continue
-        tokens = line.split()
-        for token in tokens:
+        last_line = number
+        if not weighted and not pending:
+            numbers = _fast_literals(line)
+            if numbers is not None and numbers and numbers[-1] == 0 and 0 not in numbers[:-1]:
+                numbers.pop()
+                clauses.append(tuple(numbers))  # the common case: one clause on one line
+                continue
+        for token in line.split():
             if weighted and not pending and weight is None:
-                if token == "h":
-                    weight = -1
-                    continue
-                weight = _literal(token, path, number, raw)
-                if weight <= 0:
-                    raise PuzzleFormatError(path, number, raw.find(token) + 1, "a soft clause's weight must be positive")
+                weight = -1 if token == "h" else _weight(token, path, number, raw)
                 continue
             lit = _literal(token, path, number, raw)
             if lit:
@@ -146,20 +191,55 @@ def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
             else:
                 soft.append((clause, weight or 0))
             pending, weight = [], None
-    if pending:
-        raise PuzzleFormatError(path, None, None, "the last clause does not end with 0")
+    if pending or weight is not None:
+        raise PuzzleFormatError(path, last_line or None, None, "the last clause does not end with 0")
     if header is None and not weighted:
         raise PuzzleFormatError(path, None, None, "no 'p cnf VARIABLES CLAUSES' header: not a DIMACS CNF file")
-    used = max((abs(lit) for clause in [*clauses, *(c for c, _ in soft)] for lit in clause), default=0)
+    every = [*clauses, *(c for c, _ in soft)]
+    used = max(max(map(max, filter(None, every)), default=0), -min(map(min, filter(None, every)), default=0))
+    if used >= 1 << 31:
+        raise PuzzleFormatError(path, None, None, f"variable {used} is past DIMACS's 2^31 - 1")
     if header is not None and used > header[0]:
         raise PuzzleFormatError(path, None, None, f"variable {used} is beyond the header's {header[0]}")
     if header is not None and show and max(show) > header[0]:
         named_on, column = shown_at[max(show)]
         raise PuzzleFormatError(path, named_on, column, f"projected variable {max(show)} is beyond the header's {header[0]}")
-    # the formula's variables are the ones its clauses and projection use: a header that declares more
-    # (DIMACS allows it) costs nothing, and its unused variables neither take memory nor double counts
-    num_vars = max(used, max(show, default=0))
-    return Dimacs(num_vars, tuple(clauses), tuple(sorted(set(show))), tuple(soft))
+    warnings = []
+    if header is not None and header[1] != len(every):
+        warnings.append(f"{path}: the header says {header[1]:,} clauses and the file has {len(every):,} "
+                        "(read as written)")
+    num_vars = max(used, max(show or (), default=0))
+    return Dimacs(num_vars, tuple(clauses), None if show is None else tuple(sorted(set(show))), tuple(soft),
+                  header[0] if header is not None else num_vars, tuple(warnings), end_marker)
+
+
+def _header(line: str, path: str, number: int, seen: tuple[int, int, int | None] | None,
+            weighted: bool) -> tuple[int, int, int | None]:
+    """``p cnf V C``, or ``p wcnf V C [TOP]`` when ``weighted``: one per file."""
+    words = line.split()
+    kind = "wcnf" if weighted else "cnf"
+    if seen is not None or len(words) not in ((4, 5) if weighted else (4,)) or words[1] != kind:
+        raise PuzzleFormatError(path, number, 1, f"expected one header 'p {kind} VARIABLES CLAUSES"
+                                f"{' [TOP]' if weighted else ''}', got '{line[:40]}'")
+    variables, clauses = (_literal(token, path, number, line) for token in words[2:4])
+    top = _weight(words[4], path, number, line) if len(words) == 5 else None
+    if variables < 0 or clauses < 0:
+        raise PuzzleFormatError(path, number, 1, f"the header's counts must not be negative: '{line[:40]}'")
+    if variables >= 1 << 31:
+        raise PuzzleFormatError(path, number, 1, f"the header declares {variables} variables, past DIMACS's 2^31 - 1")
+    return variables, clauses, top
+
+
+def _fast_literals(line: str) -> list[int] | None:
+    """The line's integers when every token is a plain DIMACS integer (the common case, read in C);
+    None otherwise, and the caller reads token by token to say where the fault is. ``int()`` alone
+    would take ``+3``, ``1_0`` and other scripts' digits, which DIMACS does not."""
+    if not line.isascii() or "_" in line or "+" in line:
+        return None
+    try:
+        return list(map(int, line.split()))
+    except ValueError:
+        return None
 
 
 def _shown(tokens: list[str], path: str, number: int, line: str) -> list[tuple[int, int]]:
@@ -181,4 +261,15 @@ def _literal(token: str, path: str, number: int, line: str) -> int:
     if not LITERAL.fullmatch(token):
         raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token[:20]}' is not an integer")
     return int(token)
+
+
+def _weight(token: str, path: str, number: int, line: str) -> int:
+    """A soft clause's weight (or a header's TOP): a positive integer below 2^63."""
+    if not WEIGHT.fullmatch(token):
+        raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token[:20]}' is not a weight (a positive "
+                                "integer)")
+    value = int(token)
+    if not 0 < value < WEIGHT_LIMIT:
+        raise PuzzleFormatError(path, number, line.find(token) + 1, f"a weight must be from 1 to 2^63 - 1, not {token[:20]}")
+    return value
 

@@ -164,7 +164,7 @@ def run_on(executor: Executor, runs: list[Run], puzzles: dict[str, Puzzle[Any, A
     """Every run as one task on ``executor`` (a Dask cluster), each under ``timeout``: a run past it is a
     TIMEOUT sample, one that fails or whose worker dies an ERROR sample. The instances travel as text,
     so the workers need not see this machine's files."""
-    texts = {run.instance: read_text(run.instance) for run in runs}
+    texts = {run.instance: read_text(run.instance, puzzles[run.puzzle].max_input_bytes) for run in runs}
     samples = []
     for number, outcome in executor.run([partial(measure, puzzles, run, texts[run.instance]) for run in runs],
                                         timeout):

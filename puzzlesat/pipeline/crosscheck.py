@@ -11,7 +11,11 @@ Agreement is worth something only between methods that share no code. Each metho
 encodings that share a pre-processing step (a tiling's pruning and anchoring, amphipod's movers,
 dice's game rules) are one family named after that step. On a formula file (``cnf``, ``wcnf``) there
 is no encoder to share: the solvers share only the file reader, so each solver is a family of its own.
-The summary counts families, not runs.
+The summary counts families, not runs. A reader fault would fool every solver that reads through it,
+so each row of a formula file also names its *reader*: puzzlesat's (:mod:`puzzlesat.formats.dimacs`),
+the reference's own (:mod:`puzzlesat.encoders.cnf.reference`, written apart from the format's
+definition), or an outside solver's own, given the original file; the verdict says how many readers
+the agreement spans.
 """
 from __future__ import annotations
 
@@ -45,6 +49,9 @@ class Method:
     #: methods of one family share an encoding or a pre-processing step (see the module docstring)
     family: str
     run: Callable[[float | None], Outcome]
+    #: on a formula file, whose reading of the file the method's answer rests on (see the module
+    #: docstring); empty for a puzzle
+    reader: str = ""
 
 
 @dataclass
@@ -56,6 +63,7 @@ class Row:
     error: str = ""
     agrees: bool = False
     family: str = ""
+    reader: str = ""
     #: under ``--certify``: per claim resting on an UNSAT answer, whether its proof was checked
     certified: dict[str, bool] | None = None
     #: where the method found the input outside the puzzle's stated assumptions (:attr:`.Report.warnings`)
@@ -119,14 +127,14 @@ def _rows_here(methods: list[Method], limit: float | None, budget: float | None)
             spent[number] = end is not None and time.perf_counter() >= end
             if spent[number]:
                 status, answers, error = _spent(budget)
-                yield Row(method.label, status, 0.0, answers, error, family=method.family)
+                yield Row(method.label, status, 0.0, answers, error, family=method.family, reader=method.reader)
                 continue
             _, outcome = next(ran)
             if outcome.status == "OK" and outcome.value is not None:
                 status, answers, error = outcome.value
             else:
                 status, answers, error = outcome.status, None, f"{method.label}: {outcome.error}"
-            yield Row(method.label, status, outcome.seconds, answers, error, family=method.family)
+            yield Row(method.label, status, outcome.seconds, answers, error, family=method.family, reader=method.reader)
     finally:
         ran.close()  # stops the worker
 
@@ -139,7 +147,7 @@ def contained(method: Method, limit: float | None) -> Outcome:
 
     def forked(limit: float | None) -> Outcome:
         return call_with_timeout(partial(outcome_of, method, limit), limit, method.label)
-    return outcome_of(Method(method.label, method.family, forked), limit)
+    return outcome_of(Method(method.label, method.family, forked, method.reader), limit)
 
 
 def outcome_of(method: Method, limit: float | None) -> Outcome:
@@ -177,10 +185,15 @@ def _rows_on(executor: Executor, methods: list[Method], limit: float | None, bud
         else:
             status, answers, error = ran.status, None, ran.error
         seconds = 0.0 if status == "SKIPPED" else ran.seconds
-        done[number] = Row(method.label, status, seconds, answers, error, family=method.family)
+        done[number] = Row(method.label, status, seconds, answers, error, family=method.family, reader=method.reader)
         while following in done:
             yield done.pop(following)
             following += 1
+
+
+def agreeing_readers(rows: list[Row]) -> int:
+    """How many independent readings of a formula file the agreeing rows rest on (0 for a puzzle)."""
+    return len({row.reader for row in rows if row.agrees and row.reader})
 
 
 def independent_agreement(rows: list[Row]) -> int:

@@ -29,15 +29,38 @@ def family(puzzle: Puzzle[Any, Any, Any], kind: str, backend: str = "") -> str:
     return puzzle.shared_steps.get(kind, kind)
 
 
+#: how a cross-check row names its reader (on a formula file; see :mod:`.crosscheck`)
+PUZZLESAT_READER = "puzzlesat's reader"
+REFERENCE_READER = "the reference's own reader"
+
+
+def reader(puzzle: Puzzle[Any, Any, Any], instance: Any, backend: str = "", enumerating: bool = False) -> str:
+    """Whose reading of a formula file a method's answer rests on: an outside solver given the file
+    itself (:meth:`~puzzlesat.core.puzzle.Puzzle.original_file`) reads it its own way, unless it
+    enumerates (from the second model on, it gets puzzlesat's copy with the blocking clauses); every
+    other solver reads puzzlesat's encoding. Empty for a puzzle, which has no file to misread."""
+    if not puzzle.solvers_independent:
+        return ""
+    from ..backends.external import ExternalBackend
+
+    solver = get_backend(backend)
+    if isinstance(solver, ExternalBackend) and Capability.SAT in solver.capabilities and not enumerating \
+            and puzzle.original_file(instance) is not None:
+        return f"{solver.binary}'s own reader"
+    return PUZZLESAT_READER
+
+
 def label(puzzle: Puzzle[Any, Any, Any], name: str, kind: str) -> str:
     """``backend [encoding]``, or ``backend [encoding, shared step]`` when the encoding shares one."""
     shared = puzzle.shared_steps.get(kind)
     return f"{name} [{kind}, {shared}]" if shared else f"{name} [{kind}]"
 
 
-def reference_method(answers: Callable[[], Outcome]) -> Method:
-    """The solver-free method, killed at the limit like every backend (a jig's search can take long)."""
-    return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"))
+def reference_method(answers: Callable[[], Outcome], read_apart: bool = False) -> Method:
+    """The solver-free method, killed at the limit like every backend (a jig's search can take long);
+    ``read_apart``: it reads a formula file with a reader of its own."""
+    return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"),
+                  REFERENCE_READER if read_apart else "")
 
 
 def carried(report: Report) -> dict[str, Any]:
@@ -76,12 +99,12 @@ def plan_solutions(request: Request, instance: Any, backends: list[str], solve: 
     """The reference, then one solve (with the uniqueness proof when the task proves one) per backend
     and encoding it can take."""
     puzzle = request.puzzle
-    methods = [reference_method(lambda: reference(request, instance))]
+    methods = [reference_method(lambda: reference(request, instance), puzzle.solvers_independent)]
     for name in backends:
         for kind in encodings_of(puzzle, name):
             method = on_backend(request, name, kind)
             methods.append(Method(label(puzzle, method.backend.name, kind), family(puzzle, kind, method.backend.name),
-                                  solved(solve, method, instance)))
+                                  solved(solve, method, instance), reader(puzzle, instance, name)))
     return methods
 
 
@@ -89,7 +112,7 @@ def plan_optima(request: Request, instance: Any, backends: list[str], solve: Sol
                 reference: Reference) -> list[Method]:
     """Every encoding with every optimisation method that fits it, against the reference's optimum."""
     puzzle = request.puzzle
-    methods = [reference_method(lambda: reference(request, instance))]
+    methods = [reference_method(lambda: reference(request, instance), puzzle.solvers_independent)]
     for kind in puzzle.encodings:
         for strategy in METHODS.values():
             if strategy.formula != puzzle.formula_kind(kind):
@@ -103,7 +126,8 @@ def plan_optima(request: Request, instance: Any, backends: list[str], solve: Sol
                 optimum = on_backend(request, name, kind, strategy.name)
                 methods.append(Method(label(puzzle, f"{strategy.name} on {optimum.backend.name}", kind),
                                       family(puzzle, kind, optimum.backend.name),
-                                      solved(solve, optimum, instance, "optimal")))
+                                      solved(solve, optimum, instance, "optimal"),
+                                      PUZZLESAT_READER if puzzle.solvers_independent else ""))
     return methods
 
 
@@ -118,7 +142,8 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
     on every backend and encoding."""
     puzzle = request.puzzle
 
-    methods = [reference_method(lambda: count_outcome(puzzle.reference_counts(instance, request.options)))]
+    methods = [reference_method(lambda: count_outcome(puzzle.reference_counts(instance, request.options)),
+                                puzzle.solvers_independent)]
     for name, counter in puzzle.other_counts().items():
         def other(limit: float | None, counter: Callable[[Any, Any], int] = counter, name: str = name) -> Outcome:
             return call_with_timeout(lambda: count_outcome({label: counter(instance, options) for label, options
@@ -132,5 +157,6 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
                 report = count(counting.within(limit), instance)
                 return report.status.value, dict(report.answers) | carried(report), ""
             methods.append(Method(label(puzzle, counting.backend.name, kind),
-                                  family(puzzle, kind, counting.backend.name), run))
+                                  family(puzzle, kind, counting.backend.name), run,
+                                  reader(puzzle, instance, name, enumerating=True)))
     return methods

@@ -33,7 +33,7 @@ def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = Non
     watch = watch or Stopwatch()
     check_reading(puzzle, reading)
     with watch.phase("parse"):
-        return puzzle.parse(read_text(path) if text is None else text, path, **reading)
+        return puzzle.parse(read_text(path, puzzle.max_input_bytes) if text is None else text, path, **reading)
 
 
 def check_reading(puzzle: Puzzle[Any, Any, Any], reading: dict[str, Any]) -> None:
@@ -87,6 +87,11 @@ def refuse_uncountable(request: Request, listing: bool) -> None:
         backend.require(Capability.ENUMERATE)
 
 
+#: the most free shown variables a count multiplies by (2^20: a count of some 315,000 digits, printed in
+#: about a second; a header of a billion unused variables would take hours just to print)
+MAX_FREE_SHOWN = 1 << 20
+
+
 def count_formula(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, claims: Claims,
                   claim: str = "solutions", on_solution: Callable[[Solution], None] | None = None,
                   limit: int | None = None) -> Tally:
@@ -95,12 +100,18 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
     Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
     With ``limit``, stop once that many are found (the result then means "at least ``limit``").
     Under ``--certify`` the certificate for ``claim`` is the last search's checked proof: it refutes the
-    formula with every blocking clause added, so no solution was left uncounted."""
+    formula with every blocking clause added, so no solution was left uncounted.
+    Each solution stands for ``2 ** encoding.free_shown`` models (shown variables no clause names):
+    the count is multiplied, the free variables never enumerated."""
     puzzle, backend = request.puzzle, request.backend
+    if encoding.free_shown > MAX_FREE_SHOWN:
+        raise PuzzlesatError(f"{encoding.free_shown:,} shown variables occur in no clause, so the count has more than "
+                             f"{encoding.free_shown * 3 // 10:,} digits: puzzlesat counts with up to {MAX_FREE_SHOWN:,} "
+                             "of them (each doubles the count)")
     tally = Tally(0, encoding.size())
     if request.exact_count:
         with watch.phase("solve"):
-            tally.found = backend.count(encoding, request.deadline.left())
+            tally.found = backend.count(encoding, request.deadline.left()) << encoding.free_shown
         tally.answered(backend.name)
         claims.claim(claim, None)
         return tally
@@ -115,6 +126,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
             tally.answered(result.backend)
             if result.status == Status.UNSAT:
                 claims.claim(claim, result.certificate)
+                tally.found <<= encoding.free_shown
                 return tally
             if result.status != Status.SAT or result.model is None:
                 raise CheckFailed(f"{backend.name} gave no answer ({result.status.value}) after {tally.found} "
@@ -125,6 +137,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
             if on_solution is not None:
                 on_solution(solution)
             if tally.found == limit:
+                tally.found <<= encoding.free_shown
                 return tally
 
 

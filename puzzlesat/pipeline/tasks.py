@@ -14,6 +14,7 @@ A puzzle with a mode of its own brings its task in its own package (dice: ``enco
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from abc import ABC, abstractmethod
 from dataclasses import replace
@@ -51,6 +52,11 @@ class Cubing(NamedTuple):
 
     depth: int | None
     executor: Executor
+
+
+#: the outside SAT solvers a formula file's cross-check runs when they are on the PATH (Debian packages
+#: them all): each reads the file with its own reader
+OUTSIDE_SAT_SOLVERS = ("kissat", "cadical", "picosat", "minisat", "cryptominisat5")
 
 
 class Task(ABC):
@@ -177,9 +183,13 @@ class Task(ABC):
 
     def crosscheck_backends(self, puzzle: Puzzle[Any, Any, Any]) -> list[str]:
         """The backends a cross-check runs when none are named: every available one that can take one
-        of the puzzle's encodings."""
+        of the puzzle's encodings, and on a formula file the outside SAT solvers on the PATH too (given
+        the file itself, they read it without puzzlesat's reader)."""
         wanted = {Capability.SAT if puzzle.formula_kind(kind) == "cnf" else Capability.SMT for kind in puzzle.encodings}
-        return [b.name for b in available_backends() if b.capabilities & wanted]
+        names = [b.name for b in available_backends() if b.capabilities & wanted]
+        if puzzle.solvers_independent:
+            names += [f"external:{binary}" for binary in OUTSIDE_SAT_SOLVERS if shutil.which(binary)]
+        return names
 
     def plan_crosscheck(self, request: Request, instance: Any, backends: list[str], by_count: bool = False) -> list[Method]:
         """The methods of a cross-check of the answers, the reference first; ``request`` carries the

@@ -2,14 +2,19 @@
 
 The backends, hard time limits, portfolios and cross-checks then serve anyone who switches SAT
 solvers: every model is checked against the clauses (the checker reads the file's clauses, nothing
-else), counts are projected on the file's ``c p show`` / ``c ind`` variables when it declares them
-(else on every variable), and the reference is a plain walk over every assignment (small formulas).
+else), counts are projected on the file's ``c p show`` / ``c ind`` variables when it declares them,
+else made over the header's variables as the model-counting competition makes them (``p cnf 10 1``
+with the clause ``10 0`` or ``1 0``: 512 either way; the variables past the last one used are counted,
+not held, :attr:`~puzzlesat.core.encoding.Encoding.free_shown`). The reference reads the file with a
+reader of its own (:mod:`.reference`) and walks every assignment of the header's variables.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...core.bundled import located
 from ...core.encoding import Encoding
 from ...core.errors import NotApplicable, PuzzlesatError
 from ...core.model import CnfModel, SmtModel
@@ -17,6 +22,7 @@ from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import Dimacs, parse_dimacs
 from ...pipeline.tasks import Satisfy
+from . import reference
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -31,19 +37,38 @@ REFERENCE_VARIABLES = 16
 class CnfInstance:
     formula: Dimacs
     source: str = ""
+    #: the file's text as read, for the reference's own reader (:mod:`.reference`); not compared, and
+    #: left behind when the instance is pickled to a cluster's worker (which never asks the reference)
+    text: str = field(default="", compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__ | {"text": ""}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     @property
     def shown(self) -> tuple[int, ...]:
-        """The variables a solution is told apart by: the declared projection, else all of them."""
-        return self.formula.show or tuple(range(1, self.formula.num_vars + 1))
+        """The variables a solution is told apart by: the declared projection, else all of them (those
+        past the last one any clause names are free, :attr:`free_shown`)."""
+        show = self.formula.show
+        return show if show is not None else tuple(range(1, self.formula.num_vars + 1))
+
+    @property
+    def free_shown(self) -> int:
+        """Shown variables that no clause or projection names: each doubles a count (none when the file
+        declares a projection, which names every shown variable)."""
+        return self.formula.free if self.formula.show is None else 0
 
 
 @dataclass(frozen=True)
 class CnfSolution:
-    #: the whole model, one literal per variable 1..V
+    #: the whole model, one literal per variable 1..V (the header's later variables are free: any value)
     literals: tuple[int, ...]
     #: the variables ``render`` prints (the projection)
     shown: tuple[int, ...]
+    #: what the file's reader noticed (a header that miscounts its clauses), said with the answer
+    notes: tuple[str, ...] = ()
 
     def render(self, colour: bool = False) -> str:
         return "v " + " ".join(str(self.literals[v - 1]) for v in self.shown) + " 0"
@@ -53,8 +78,14 @@ class CnfSolution:
         return {"satisfiable": True}
 
     def to_json(self) -> dict[str, Any]:
-        """The model on the shown variables, as DIMACS literals."""
-        return {"model": [self.literals[v - 1] for v in self.shown]}
+        """The whole model as DIMACS literals, a model of the file (a script checks it clause by clause),
+        and when the file projects, the projection's literals apart."""
+        projected = len(self.shown) != len(self.literals)
+        return {"model": list(self.literals)} | (
+            {"projection": [self.literals[v - 1] for v in self.shown]} if projected else {})
+
+    def warnings(self) -> list[str]:
+        return list(self.notes)
 
 
 @dataclass
@@ -65,11 +96,14 @@ class FileEncoding(Encoding):
     offset: int = 0
 
 
-def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = False) -> FileEncoding:
-    """The file's formula in ``vpool``: its V variables take the next V ids, free ones included (the
-    pool's top is set past them, as ``IDPool(start_from=...)`` does: they count as variables too). An
-    empty soft clause is broken by every assignment: its weight is the cost's fixed part
-    (``cost_offset``), not a soft clause (RC2 takes a soft clause's first literal as its selector)."""
+def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = False,
+                  free_shown: int = 0) -> FileEncoding:
+    """The file's formula in ``vpool``: its V variables take the next V ids, unused ones included (the
+    pool's top is set past them, as ``IDPool(start_from=...)`` does: they count as variables too), and
+    ``free_shown`` more are counted, not held. An empty soft clause is broken by every assignment: its
+    weight is the cost's fixed part (``cost_offset``), not a soft clause (RC2 takes a soft clause's
+    first literal as its selector). With every variable shown, the shown ones determine all (D4 may
+    count it)."""
     offset = vpool.top
     vpool.top = offset + formula.num_vars
 
@@ -80,7 +114,21 @@ def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = 
     return FileEncoding("cnf", pool=vpool, clauses=[moved(c) for c in formula.clauses],
                         soft=[(moved(c), w) for c, w in weighed if c],
                         cost_offset=sum(w for c, w in weighed if not c),
-                        show=[v + offset for v in show], offset=offset)
+                        show=[v + offset for v in show], offset=offset, free_shown=free_shown,
+                        show_determines_all=len(set(show)) == formula.num_vars)
+
+
+def unchanged_file(source: str, text: str) -> str | None:
+    """The file ``text`` was read from, as an absolute path, when it holds that text as is (not stdin,
+    not compressed: a solver given it reads what puzzlesat read); None otherwise."""
+    if source == "-" or not text:
+        return None
+    path = os.path.abspath(located(source))
+    try:
+        unchanged = os.path.isfile(path) and os.path.getsize(path) == len(text.encode("utf-8"))
+    except OSError:
+        return None
+    return path if unchanged else None
 
 
 def file_model(encoding: Encoding, model: CnfModel | SmtModel, num_vars: int) -> tuple[int, ...]:
@@ -96,16 +144,18 @@ def falsified(clauses: tuple[tuple[int, ...], ...], literals: tuple[int, ...]) -
             for number, clause in enumerate(clauses, 1) if not any(lit in true for lit in clause)]
 
 
-def every_assignment(num_vars: int, source: str) -> range:
-    """Assignments as bit masks (bit v-1 is variable v), for the references' plain walk."""
+def require_walkable(num_vars: int, source: str) -> None:
+    """Refuse a formula too large for the references' walk over every assignment."""
     if num_vars > REFERENCE_VARIABLES:
         raise NotApplicable(f"{source}: the reference tries every assignment, so at most "
                              f"{REFERENCE_VARIABLES} variables (this formula has {num_vars})")
-    return range(1 << num_vars)
 
 
-def as_literals(mask: int, num_vars: int) -> tuple[int, ...]:
-    return tuple(v if mask >> (v - 1) & 1 else -v for v in range(1, num_vars + 1))
+def assigns_all(formula: Dimacs, literals: tuple[int, ...]) -> list[str]:
+    """A model must give every variable the clauses use a value (the header's later ones are free)."""
+    if not formula.num_vars <= len(literals) <= max(formula.declared, formula.num_vars):
+        return [f"the model assigns {len(literals)} of {formula.num_vars} variables"]
+    return []
 
 
 class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
@@ -113,33 +163,46 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
     encodings = ("cnf",)
     options_type = EncoderOptions
     solvers_independent = True
+    max_input_bytes = None
     instance_suffix = ".cnf"
     task = Satisfy()
 
     def parse(self, text: str, path: str, **reading: Any) -> CnfInstance:
-        return CnfInstance(parse_dimacs(text, path), path)
+        return CnfInstance(parse_dimacs(text, path), path, text)
 
     def build(self, instance: CnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
-        return file_encoding(instance.formula, vpool, list(instance.shown))
+        encoding = file_encoding(instance.formula, vpool, list(instance.shown), free_shown=instance.free_shown)
+        encoding.original_file = self.original_file(instance) if encoding.offset == 0 else None
+        return encoding
+
+    def original_file(self, instance: CnfInstance) -> str | None:
+        """The file itself, when it is plain DIMACS (:attr:`~puzzlesat.formats.dimacs.Dimacs.plain`): most
+        solvers refuse SATLIB's ``%`` end and CaDiCaL a header that miscounts its clauses, so those
+        files reach solvers as puzzlesat's copy."""
+        return unchanged_file(instance.source, instance.text) if instance.formula.plain else None
 
     def decode(self, instance: CnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> CnfSolution:
-        return CnfSolution(file_model(encoding, model, instance.formula.num_vars), instance.shown)
+        return CnfSolution(file_model(encoding, model, instance.formula.num_vars), instance.shown,
+                           instance.formula.warnings)
 
     def check(self, instance: CnfInstance, solution: CnfSolution) -> list[str]:
-        if len(solution.literals) != instance.formula.num_vars:
-            return [f"the model assigns {len(solution.literals)} of {instance.formula.num_vars} variables"]
-        return falsified(instance.formula.clauses, solution.literals)
+        return assigns_all(instance.formula, solution.literals) or falsified(instance.formula.clauses, solution.literals)
 
     def reference(self, instance: CnfInstance, limit: int | None,
                   options: EncoderOptions | None = None) -> list[CnfSolution]:
-        """One model per distinct projection, found by trying every assignment."""
-        formula, found, seen = instance.formula, [], set()
-        for mask in every_assignment(formula.num_vars, instance.source):
-            literals = as_literals(mask, formula.num_vars)
-            key = tuple(literals[v - 1] for v in instance.shown)
-            if key not in seen and not falsified(formula.clauses, literals):
+        """One model per distinct projection, found by trying every assignment of the header's
+        variables, on the file as :mod:`.reference`'s own reader reads it (so a fault of the main
+        reader shows as a disagreement)."""
+        formula = reference.read(instance.text)
+        shown = formula.projection if formula.projection is not None else list(range(1, formula.variables + 1))
+        require_walkable(formula.variables, instance.source)
+        found, seen = [], set()
+        for literals in reference.assignments(formula.variables):
+            true = set(literals)
+            key = tuple(literals[v - 1] for v in shown)
+            if key not in seen and not any(reference.falsified(clause, true) for clause in formula.hard):
                 seen.add(key)
-                found.append(CnfSolution(literals, instance.shown))
+                found.append(CnfSolution(tuple(literals), tuple(shown)))
                 if limit is not None and len(found) >= limit:
                     break
         return found

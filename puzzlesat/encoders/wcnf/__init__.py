@@ -3,7 +3,7 @@ FILE.wcnf`` proves the least cost with any optimisation method (RC2, SAT descent
 solver) and checks the model against the hard clauses and the cost against the soft ones."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.encoding import Encoding
@@ -13,7 +13,7 @@ from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import Dimacs, parse_dimacs
 from ...pipeline.tasks import Optimize
-from ..cnf import as_literals, every_assignment, falsified, file_encoding, file_model
+from ..cnf import assigns_all, falsified, file_encoding, file_model, reference, require_walkable
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 class WcnfInstance:
     formula: Dimacs
     source: str = ""
+    #: the file's text, for the reference's own reader (as :class:`~puzzlesat.encoders.cnf.CnfInstance`)
+    text: str = field(default="", compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__ | {"text": ""}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def cost(self, literals: tuple[int, ...]) -> int:
         """The weight of the soft clauses ``literals`` break."""
@@ -36,6 +44,11 @@ class WcnfInstance:
 class WcnfSolution:
     literals: tuple[int, ...]
     cost: int
+    #: what the file's reader noticed, said with the answer
+    notes: tuple[str, ...] = ()
+
+    def warnings(self) -> list[str]:
+        return list(self.notes)
 
     def render(self, colour: bool = False) -> str:
         return f"o {self.cost}\nv " + " ".join(map(str, self.literals)) + " 0"
@@ -52,21 +65,23 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
     encodings = ("cnf",)
     options_type = EncoderOptions
     solvers_independent = True
+    max_input_bytes = None
     instance_suffix = ".wcnf"
     task = Optimize("rc2")
 
     def parse(self, text: str, path: str, **reading: Any) -> WcnfInstance:
-        return WcnfInstance(parse_dimacs(text, path, weighted=True), path)
+        return WcnfInstance(parse_dimacs(text, path, weighted=True), path, text)
 
     def build(self, instance: WcnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
         return file_encoding(instance.formula, vpool, list(range(1, instance.formula.num_vars + 1)), soft=True)
 
     def decode(self, instance: WcnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> WcnfSolution:
         literals = file_model(encoding, model, instance.formula.num_vars)
-        return WcnfSolution(literals, instance.cost(literals))
+        return WcnfSolution(literals, instance.cost(literals), instance.formula.warnings)
 
     def check(self, instance: WcnfInstance, solution: WcnfSolution) -> list[str]:
-        problems = falsified(instance.formula.clauses, solution.literals)
+        problems = assigns_all(instance.formula, solution.literals) or falsified(instance.formula.clauses,
+                                                                               solution.literals)
         if instance.cost(solution.literals) != solution.cost:
             problems.append(f"the model breaks soft clauses weighing {instance.cost(solution.literals)}, "
                             f"not {solution.cost}")
@@ -74,14 +89,16 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
 
     def reference(self, instance: WcnfInstance, limit: int | None,
                   options: EncoderOptions | None = None) -> list[WcnfSolution]:
-        """The cheapest model, by trying every assignment."""
-        formula, best = instance.formula, None
-        for mask in every_assignment(formula.num_vars, instance.source):
-            literals = as_literals(mask, formula.num_vars)
-            if not falsified(formula.clauses, literals):
-                cost = instance.cost(literals)
+        """The cheapest model, by trying every assignment, on the file as :mod:`~puzzlesat.encoders.cnf.reference`'s
+        own reader reads it."""
+        formula, best = reference.read(instance.text, weighted=True), None
+        require_walkable(formula.variables, instance.source)
+        for literals in reference.assignments(formula.variables):
+            true = set(literals)
+            if not any(reference.falsified(clause, true) for clause in formula.hard):
+                cost = sum(weight for clause, weight in formula.soft if reference.falsified(clause, true))
                 if best is None or cost < best.cost:
-                    best = WcnfSolution(literals, cost)
+                    best = WcnfSolution(tuple(literals), cost)
         return [best] if best is not None else []
 
     def picture(self, instance: WcnfInstance, solution: WcnfSolution) -> Picture:
