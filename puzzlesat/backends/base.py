@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..core.encoding import Encoding
-from ..core.errors import BackendError
+from ..core.errors import BackendError, BackendUnavailable
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
 from ..core.supervisor import report_detail
@@ -183,7 +183,7 @@ class Backend(ABC):
         """Fail before any work starts when this backend cannot do what is asked."""
         reason = self.missing()
         if reason:
-            raise BackendError(f"backend {self.name} is not available here: {reason}")
+            raise BackendUnavailable(f"backend {self.name} is not available here: {reason}")
         if capability not in self.capabilities:
             have = ", ".join(sorted(self.capabilities))
             raise BackendError(f"backend {self.name} cannot do '{capability}' (it can: {have})")

@@ -8,9 +8,12 @@ incremental: blocking clauses are kept here and the whole formula is re-sent on 
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import resource
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -112,18 +115,68 @@ def scratch_file(suffix: str, text: str) -> Iterator[str]:
         yield path
 
 
-def run_tool(command: list[str], timeout: float | None, name: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    """Run an outside tool (it dies with us), killed at ``timeout``; (its run, seconds)."""
+#: the most a tool may print, stdout and stderr together: a model line of ten million variables fits
+#: (some 100 MB); past it the tool is flooding, and is stopped before its output fills the memory cap
+MAX_TOOL_OUTPUT = 256 << 20
+
+
+def run_tool(command: list[str], timeout: float | None, name: str,
+             limit: int = MAX_TOOL_OUTPUT) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run an outside tool (it dies with us), killed at ``timeout`` or once it has printed more than
+    ``limit`` bytes (a one-line error, not a MemoryError: capturing a flood whole ended in exit 3);
+    (its run, seconds). A byte that is not UTF-8 is kept visible (``\\xff``) for the reader to refuse
+    in one line."""
     start = time.perf_counter()
     try:
-        # a byte that is not UTF-8 is kept visible (\\xff) for the reader to refuse in one line
-        proc = subprocess.run(command, capture_output=True, encoding="utf-8", errors="backslashreplace", timeout=timeout,
-                              stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)
-    except subprocess.TimeoutExpired:
-        raise SolverTimeout(name, timeout or 0.0) from None
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                preexec_fn=die_with_parent, start_new_session=True)
     except OSError as exc:
         raise BackendError(f"{name}: cannot run '{command[0]}': {exc.strerror}") from None
-    return proc, time.perf_counter() - start
+    with proc:
+        try:
+            out, err = _capped_output(proc, timeout, _within_memory(limit), name)
+        except BaseException:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # the tool and whatever it started (a script's solver)
+            raise
+        code = proc.wait()
+    text = [data.decode("utf-8", errors="backslashreplace") for data in (out, err)]
+    return subprocess.CompletedProcess(command, code, text[0], text[1]), time.perf_counter() - start
+
+
+def _within_memory(limit: int) -> int:
+    """``limit``, at most a quarter of the address space this process may use (``--max-memory``): the
+    output is held twice while it is decoded."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if soft == resource.RLIM_INFINITY else min(limit, soft // 4)
+
+
+def _capped_output(proc: subprocess.Popen[bytes], timeout: float | None, limit: int, name: str) -> tuple[bytes, bytes]:
+    """Everything ``proc`` prints on stdout and stderr until it closes both, read as it comes."""
+    import selectors
+
+    end = None if timeout is None else time.monotonic() + timeout
+    pieces: dict[int, list[bytes]] = {1: [], 2: []}
+    size = 0
+    assert proc.stdout is not None and proc.stderr is not None
+    with selectors.DefaultSelector() as selector:
+        selector.register(proc.stdout, selectors.EVENT_READ, 1)
+        selector.register(proc.stderr, selectors.EVENT_READ, 2)
+        while selector.get_map():
+            left = None if end is None else end - time.monotonic()
+            if left is not None and left <= 0:
+                raise SolverTimeout(name, timeout or 0.0)
+            for key, _ in selector.select(left):
+                data = os.read(key.fd, 1 << 16)
+                if not data:
+                    selector.unregister(key.fileobj)
+                    continue
+                pieces[key.data].append(data)
+                size += len(data)
+                if size > limit:
+                    raise BackendError(f"{name}: printed more than {limit >> 20} MiB: a flood, not an answer "
+                                       "(stopped)")
+    return b"".join(pieces[1]), b"".join(pieces[2])
 
 
 def read_tool_answer(proc: subprocess.CompletedProcess[str], output: str, name: str) -> Answer:

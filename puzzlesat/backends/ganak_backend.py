@@ -11,7 +11,6 @@ from __future__ import annotations
 from ..core.encoding import Encoding
 from .counter import CounterBackend
 
-
 #: the SAT solver asked before Ganak whether there is anything to count
 SAT_FIRST = "cadical195"
 

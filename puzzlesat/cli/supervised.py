@@ -162,6 +162,18 @@ def default_memory() -> int | None:
         return None
 
 
+def within_hard_limit(memory: int | None) -> tuple[int | None, bool]:
+    """``memory`` lowered to the hard address-space limit the command was started under, and whether
+    it was: a worker may not raise its cap past that limit (setrlimit refuses, and every command
+    ended with exit 3 under a ``ulimit -v`` below the default cap)."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard == resource.RLIM_INFINITY or (memory is not None and memory <= hard):
+        return memory, False
+    return hard, True
+
+
 class SupervisedCommand(click.Command):
     """A command run in a supervised worker; ``deadline`` names the parameter whose value bounds the
     whole command (``None``: no whole-command limit), ``inputs`` those that may read stdin (``-``).
@@ -186,6 +198,10 @@ class SupervisedCommand(click.Command):
         seconds = ctx.params.get(self.deadline) if self.deadline else None
         if any(ctx.params.get(name) == "-" for name in self.inputs):
             preload_stdin()
+        memory, lowered = within_hard_limit(memory)
+        if lowered and memory is not None and verbosity == VERBOSE:
+            click.echo(f"--max-memory lowered to {format_bytes(memory)}: the hard address-space limit this command "
+                       "runs under (ulimit -v)", err=True)
         limits = Limits(seconds, memory)
         if self.deadline:  # made just before the worker starts: it never ends after the supervisor's limit
             ctx.params[self.deadline] = Deadline.after(seconds)

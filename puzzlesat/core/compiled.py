@@ -8,11 +8,17 @@ by that fraction, and short work never pays numba's start. Without numba the pla
 from __future__ import annotations
 
 import importlib.util
+import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
+
+from .errors import PuzzlesatError
+
+T = TypeVar("T")
 
 #: how long plain code runs before the compiled code takes over: about numba's start-up, so that work
 #: never takes much more than twice what the better of the two would have taken
@@ -24,12 +30,41 @@ COMPILED_START = 0.35
 ASK_AGAIN = 0.1
 
 
+#: why numba could not start in this process, once it has failed (then everything runs in Python)
+_UNUSABLE: list[str] = []
+
+
+class CompiledUnusable(PuzzlesatError):
+    """numba is installed but cannot start here (its import fails, its cache has nowhere to go): the
+    work goes on in pure Python, which gives the same answers."""
+
+
 def compiled_available() -> bool:
-    """Whether numba can be imported here (the ``fast`` extra)."""
+    """Whether numba can be imported here (the ``fast`` extra), compiles (``NUMBA_DISABLE_JIT`` makes
+    its kernels plain Python, slower than the plain code and no longer compiled), and has not failed to
+    start in this process."""
+    if _UNUSABLE or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
     try:
         return importlib.util.find_spec("numba") is not None
     except ValueError:  # a module set to None in sys.modules: an import of it fails
         return False
+
+
+def start_compiled(build: Callable[[], T]) -> T:
+    """``build()``: numba's import and a kernel's compilation or load from its cache. Where numba cannot
+    start (a broken install, a cache it cannot write), :class:`CompiledUnusable`, numba marked unusable
+    for the rest of the process and the reason said once on stderr, so that callers go on in Python
+    (a broken numba made ``count jig`` fail, blamed on the SAT racer). Any failure counts: numba's own
+    errors have no common base class."""
+    try:
+        return build()
+    except Exception as exc:  # noqa: BLE001 (see the docstring)
+        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''}".rstrip(": ")
+        if not _UNUSABLE:
+            _UNUSABLE.append(reason)
+            print(f"puzzlesat: note: numba cannot start here ({reason}); going on in pure Python", file=sys.stderr)
+        raise CompiledUnusable(f"numba cannot start here ({reason})") from None
 
 
 class TimeIsUp(Exception):
@@ -66,12 +101,13 @@ def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: 
     disk, callees first: each compiled function replaces the plain one in the module, and numba finds a
     callee through the module's globals, so each is compiled calling the compiled ones before it.
     ``inlined`` ones are compiled into their callers (a call passing many arrays costs more than the
-    work). Returns the last, the entry point; numba is imported here, on first use only."""
-    import numba
+    work). Returns the last, the entry point; numba is imported here, on first use only
+    (:func:`start_compiled`: a numba that cannot start raises :class:`CompiledUnusable`)."""
+    def build() -> Any:
+        import numba
 
-    for name in names:
-        if name in inlined:
-            namespace[name] = numba.njit(cache=True, inline="always")(namespace[name])
-        else:
-            namespace[name] = numba.njit(cache=True)(namespace[name])
-    return namespace[names[-1]]
+        compiled = {name: numba.njit(cache=True, inline="always" if name in inlined else "never")(namespace[name])
+                    for name in names}
+        namespace.update(compiled)  # only once all are built: a failure leaves the plain functions in place
+        return compiled[names[-1]]
+    return start_compiled(build)

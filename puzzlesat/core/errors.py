@@ -73,3 +73,10 @@ class NotApplicable(PuzzlesatError):
 
 class CheckFailed(PuzzlesatError):
     """A decoded solution broke a rule: the backend or the encoding is wrong."""
+
+
+class BackendUnavailable(BackendError, NotApplicable):
+    """A backend that is not installed or not on the PATH here: an error for a command that names it,
+    and in a cross-check or a benchmark a SKIPPED row with the reason, never a culprit (a plain
+    install's cross-check of dice named the missing counters as disagreeing)."""
+

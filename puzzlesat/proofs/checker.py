@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..core import compiled as plain_then_compiled
-from ..core.compiled import TimeIsUp, compiled_available, interrupted_after
+from ..core.compiled import CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from ..core.errors import PuzzlesatError
 from .reading import Step
 
@@ -266,7 +266,10 @@ def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step], core: C
                                    unless=lambda: checker.seconds_left() < plain_then_compiled.COMPILED_START):
                 return checker.run()
         except TimeIsUp:
-            return _compiled_check(clauses, proof)
+            try:
+                return _compiled_check(clauses, proof)
+            except CompiledUnusable:  # numba cannot start here: Python to the end
+                pass
     return _Checker(clauses, proof).run()
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...core.compiled import start_compiled
 from .instance import JigInstance
 from .reference import Layout, search_plan
 
@@ -32,13 +33,16 @@ SPLIT_DEPTH = 3
 _KERNEL: Any = None
 
 
-def _kernel() -> Any:
-    """The compiled search, built on first use (numba is imported only here, and only when counting)."""
+def kernel() -> Any:
+    """The compiled search, built on first use (numba is imported only here, and only when counting);
+    :class:`~puzzlesat.core.compiled.CompiledUnusable` where numba cannot start."""
     global _KERNEL
     if _KERNEL is None:
-        import numba
+        def build() -> Any:
+            import numba
 
-        _KERNEL = numba.njit(cache=True)(_search)
+            return numba.njit(cache=True)(_search)
+        _KERNEL = start_compiled(build)
     return _KERNEL
 
 
@@ -175,7 +179,7 @@ class Tables:
         entry = np.full(cells, -1, dtype=np.int64)
         used = np.zeros(self.pieces, dtype=np.bool_)
         out = np.zeros((batch, cells), dtype=np.int64)
-        search = _kernel()
+        search = kernel()
         state[STEP] = -1 if done else 0
         while True:
             written = search(self.order, self.kind_of, self.start, self.stop, self.piece, self.need_right,

@@ -17,10 +17,11 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 
-from ...core.compiled import PLAIN_SECONDS, TimeIsUp, compiled_available, interrupted_after
+from ...core.compiled import PLAIN_SECONDS, CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from ...core.errors import PuzzlesatError
 from ...core.runner import run_each
 from ...core.supervisor import report_progress
@@ -52,18 +53,21 @@ def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | N
     search giving way to the compiled one after ``plain_seconds`` (0: compiled from the start) on
     ``workers`` cores (default: all)."""
     compiled = compiled_available() and fits(instance)
-    if compiled and plain_seconds <= 0:
-        return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
-    found: list[Layout] = []
-    total = 0
     try:
-        with interrupted_after(plain_seconds if compiled else None):
-            for layout in layouts(instance):
-                total += 1
-                if len(found) < keep:
-                    found.append(layout)
-    except TimeIsUp:
-        return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
+        if compiled and plain_seconds <= 0:
+            return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
+        found: list[Layout] = []
+        total = 0
+        try:
+            with interrupted_after(plain_seconds if compiled else None):
+                for layout in layouts(instance):
+                    total += 1
+                    if len(found) < keep:
+                        found.append(layout)
+        except TimeIsUp:
+            return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
+    except CompiledUnusable:  # numba cannot start here: the plain search to the end
+        return reference_counts(instance, keep, workers, plain_seconds)
     return _counted(instance, total, "plain search", found)
 
 
@@ -84,9 +88,11 @@ def every_layout(instance: JigInstance) -> Iterator[Layout]:
     """Every layout, in the search's order: compiled where it can be, in batches (a count of millions is
     streamed, not held)."""
     if compiled_available() and fits(instance):
-        from .compiled import Tables
+        from .compiled import Tables, kernel
 
-        return Tables(instance).layouts()
+        with suppress(CompiledUnusable):  # numba cannot start here: the plain search
+            kernel()
+            return Tables(instance).layouts()
     return layouts(instance)
 
 

@@ -29,7 +29,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from ...core.compiled import PLAIN_SECONDS, TimeIsUp, compiled_available, interrupted_after
+from ...core.compiled import PLAIN_SECONDS, CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from .instance import JigInstance, Sides
 
 #: an option: the primary items it covers, and the (secondary item, colour) pairs it paints
@@ -166,7 +166,10 @@ def cover_counts(instance: JigInstance, workers: int | None = None, plain_second
             pass
     from .compiled_cover import counts
 
-    return counts(instance, workers or os.cpu_count() or 1)
+    try:
+        return counts(instance, workers or os.cpu_count() or 1)
+    except CompiledUnusable:  # numba cannot start here: Python to the end
+        return _plain_counts(instance)
 
 
 def _plain_counts(instance: JigInstance) -> tuple[int, int]:

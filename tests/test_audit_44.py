@@ -1,0 +1,81 @@
+"""The third hostile-input audit's cases outside the formula readers (issue 44): what a plain install
+lacks is skipped, never blamed."""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+from puzzlesat.core.bundled import ROOT
+
+DICE = str(ROOT / "aoc" / "2021-21" / "example.txt")
+
+
+def test_a_missing_counter_is_a_skipped_row_not_a_culprit(run_cli, monkeypatch):
+    """On a plain install (no counters) crosscheck dice exited 1 with 'DISAGREEMENT: d4, ganak'."""
+    from puzzlesat.backends import base
+
+    monkeypatch.setitem(base._PROBED, "d4", "d4solver is not installed")
+    monkeypatch.setitem(base._PROBED, "ganak", "pyganak is not installed")
+    code, out, _ = run_cli("crosscheck", "dice", DICE, "--target", "8", "--sides", "2", "--json")
+    report = json.loads(out)
+    skipped = [row for row in report["rows"] if row["status"] == "SKIPPED"]
+    assert code == 0 and report["agree"] and len(skipped) == 4
+    assert all("is not installed" in row["error"] for row in skipped)
+
+
+def puzzlesat(*args: str, env: dict[str, str] | None = None, limit_memory: int | None = None,
+              timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """The command line as a process of its own (its limits and environment are the test's)."""
+    def limited() -> None:
+        if limit_memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_memory, limit_memory))
+
+    return subprocess.run([str(Path(sys.executable).parent / "puzzlesat"), *args], capture_output=True, text=True,
+                          timeout=timeout, env=os.environ | (env or {}), preexec_fn=limited)
+
+
+def test_a_numba_that_cannot_start_falls_back_to_python(tmp_path):
+    """A numba that fails to import made count jig fail ('pysat:glucose4: solver failed: ImportError')
+    and crosscheck jig report 'DISAGREEMENT: exact cover'; now the plain searches answer (the compiled
+    ones asked for from the start here, so that no race decides), and say once why."""
+    (tmp_path / "numba").mkdir()
+    (tmp_path / "numba" / "__init__.py").write_text("raise ImportError('a broken numba')\n")
+    script = ("from puzzlesat.encoders.jig.counting import reference_counts\n"
+              "from puzzlesat.encoders.jig.exact_cover import cover_counts\n"
+              "from puzzlesat.encoders.jig import PUZZLE\n"
+              f"jig = PUZZLE.parse(open({str(ROOT / 'jig' / 'zhurgut_7x7.jig')!r}).read(), 'j')\n"
+              "counted = reference_counts(jig, plain_seconds=0)\n"
+              "print(counted.layouts, counted.classes, counted.method, cover_counts(jig, plain_seconds=0))\n")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                         env=os.environ | {"PYTHONPATH": str(tmp_path)})
+    assert ran.stdout == "8 2 plain search (8, 2)\n", ran
+    assert ran.stderr.count("numba cannot start here (ImportError: a broken numba)") == 1, ran
+
+
+def test_numba_disable_jit_is_not_called_compiled():
+    ran = puzzlesat("count", "jig", str(ROOT / "jig" / "zhurgut_8x8.jig"), env={"NUMBA_DISABLE_JIT": "1"})
+    assert ran.returncode == 0 and "compiled" not in ran.stdout and "plain search" in ran.stdout, ran
+
+
+def test_a_hard_memory_limit_below_the_default_cap_is_respected(tmp_path):
+    """Under a hard 'ulimit -v' below --max-memory's default every command exited 3 with nothing said
+    (the worker could not raise its cap); now the cap is lowered to the limit, and -v says so."""
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 2 1\n1 2 0\n")
+    ran = puzzlesat("solve", "cnf", str(path), "-v", limit_memory=3 << 30)
+    assert ran.returncode == 0 and "satisfiable: True" in ran.stdout, ran
+    assert "--max-memory lowered to 3G" in ran.stderr
+
+
+def test_a_flooding_outside_solver_is_a_one_line_error(run_cli, tmp_path):
+    """A solver that prints without end was captured whole, and the MemoryError ended in exit 3."""
+    solver = tmp_path / "flood.sh"
+    solver.write_text("#!/bin/sh\nyes 'v 1 2 3 4 5 6 7 8 9 10'\n")
+    solver.chmod(0o755)
+    (tmp_path / "f.cnf").write_text("p cnf 2 1\n1 2 0\n")
+    ran = puzzlesat("solve", "cnf", str(tmp_path / "f.cnf"), "--backend", f"external:{solver}", "--max-memory", "400M")
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "a flood, not an answer" in ran.stderr, ran
