@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from puzzlesat.core.bundled import ROOT
 
@@ -79,3 +83,26 @@ def test_a_flooding_outside_solver_is_a_one_line_error(run_cli, tmp_path):
     (tmp_path / "f.cnf").write_text("p cnf 2 1\n1 2 0\n")
     ran = puzzlesat("solve", "cnf", str(tmp_path / "f.cnf"), "--backend", f"external:{solver}", "--max-memory", "400M")
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and "a flood, not an answer" in ran.stderr, ran
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_to_the_worker_alone_is_the_signals_exit(tmp_path, number):
+    """'kill WORKER' (the worker, not the command) gave exit 3 and 'internal error'; it is the signal's
+    documented exit (128 + its number) and its one line, as a signal to the command is."""
+    solver = tmp_path / "slow.sh"
+    solver.write_text("#!/bin/sh\nsleep 60\n")
+    solver.chmod(0o755)
+    (tmp_path / "f.cnf").write_text("p cnf 2 1\n1 2 0\n")
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "puzzlesat"), "solve", "cnf", str(tmp_path / "f.cnf"),
+                             "--backend", f"external:{solver}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    worker = None
+    for _ in range(300):  # the worker: the supervisor's child that leads its own group
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        worker = next((int(pid) for pid in children if os.getpgid(int(pid)) == int(pid)), None)
+        if worker is not None and subprocess.run(["pgrep", "-g", str(worker), "sleep"], capture_output=True).returncode == 0:
+            break  # the solver runs: the worker is in the solve phase
+        time.sleep(0.05)
+    assert worker is not None
+    os.kill(worker, number)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + number and err.count("\n") == 1 and "phase" in err, err

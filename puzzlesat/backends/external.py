@@ -129,15 +129,14 @@ def run_tool(command: list[str], timeout: float | None, name: str,
     start = time.perf_counter()
     try:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                preexec_fn=die_with_parent, start_new_session=True)
+                                preexec_fn=die_with_parent)
     except OSError as exc:
         raise BackendError(f"{name}: cannot run '{command[0]}': {exc.strerror}") from None
     with proc:
         try:
             out, err = _capped_output(proc, timeout, _within_memory(limit), name)
         except BaseException:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)  # the tool and whatever it started (a script's solver)
+            proc.kill()  # what it started is in the command's process group, which the supervisor ends
             raise
         code = proc.wait()
     text = [data.decode("utf-8", errors="backslashreplace") for data in (out, err)]

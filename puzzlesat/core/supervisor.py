@@ -344,6 +344,9 @@ class _Watch:
         if code >= 0:
             return code
         name = signal.Signals(-code).name
+        if -code in ENDING_SIGNALS:  # sent to the worker alone (kill PID): as if sent to the command
+            fail(f"{ENDING_SIGNALS[signal.Signals(-code)]} ({name}) in the {self.phase} phase")
+            return 128 - code
         if -code in (signal.SIGKILL, signal.SIGABRT):  # the OOM killer; a native allocation that failed
             cap = f" (--max-memory {format_bytes(limits.memory)})" if limits.memory else ""
             fail(f"the command's process was killed ({name}) in the {self.phase} phase: out of memory?{cap}")
