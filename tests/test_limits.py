@@ -487,7 +487,7 @@ def test_a_deep_dice_game_within_the_limits_does_not_overflow_the_stack(run_cli)
 
 def test_a_bug_is_exit_code_3_in_one_line(run_cli, monkeypatch):
     """No user input reaches this (that is the point of the tests above); a bug does."""
-    def broken(path: str) -> str:
+    def broken(*args: object) -> str:
         raise ZeroDivisionError("a bug")
 
     monkeypatch.setattr("puzzlesat.pipeline.steps.read_text", broken)
@@ -575,9 +575,13 @@ def _sleeps_then(seconds: float, answer: object) -> object:
     return answer
 
 
-def test_a_race_ends_with_its_first_finisher():
-    """`first_forked` (count's race): the first child to end answers and the others are killed at once;
-    an error that ends first is raised, not hidden behind a slower answer; past the limit, a timeout."""
+def test_a_race_ends_with_its_first_finisher(capfd):
+    """`first_forked` (count's race): the first child to answer answers and the others are killed at
+    once; one that fails or dies leaves the race to the others, said on stderr with its own name (issue
+    44: a dead Ganak ended the race, blamed on cadical); when all fail, the first failure is raised,
+    named after its method; past the limit, a timeout."""
+    import os
+    import signal
     from functools import partial
 
     from puzzlesat.backends.forking import first_forked
@@ -586,8 +590,15 @@ def test_a_race_ends_with_its_first_finisher():
     start = time.perf_counter()
     assert first_forked([partial(_sleeps_then, 30, "slow"), partial(_sleeps_then, 0.1, "quick")], 60, "x") == (1, "quick")
     assert time.perf_counter() - start < 5
-    with pytest.raises(PuzzlesatError, match="wrong"):
-        first_forked([partial(_sleeps_then, 0.1, PuzzlesatError("wrong")), partial(_sleeps_then, 30, "late")], 60, "x")
+    assert first_forked([partial(_sleeps_then, 0.1, RuntimeError("crashed")), partial(_sleeps_then, 0.5, "late")], 60,
+                        "cadical", names=["ganak", "enumeration"]) == (1, "late")
+    assert "ganak: solver failed: RuntimeError: crashed; the race goes on without it" in capfd.readouterr().err
+    assert first_forked([lambda: os.kill(os.getpid(), signal.SIGKILL), partial(_sleeps_then, 0.5, "late")], 60,
+                        "cadical", names=["ganak", "enumeration"]) == (1, "late")
+    assert "ganak: " in capfd.readouterr().err
+    with pytest.raises(PuzzlesatError, match="^first: .*wrong"):
+        first_forked([partial(_sleeps_then, 0.1, RuntimeError("wrong")), partial(_sleeps_then, 0.2, RuntimeError("too"))],
+                     60, "x", names=["first", "second"])
     with pytest.raises(SolverTimeout):
         first_forked([partial(_sleeps_then, 30, "late")], 0.3, "x")
-    assert time.perf_counter() - start < 10
+    assert time.perf_counter() - start < 15

@@ -11,7 +11,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -64,12 +64,16 @@ def forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> I
 
 
 def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str,
-                 head_start: float = 0.0) -> tuple[int, T]:
-    """Run every ``fn`` at once, each in its own forked child, and end them all when the first one ends:
-    (its number, its result), or its error raised. A race of methods that answer the same question: a
-    failure is never hidden behind another method's answer. Past ``timeout`` seconds: SolverTimeout.
-    With ``head_start``, the first ``fn`` runs alone that long before the others start: a quick answer
-    then costs the others nothing, and a slow one loses none of its work when they join."""
+                 head_start: float = 0.0, names: Sequence[str] = ()) -> tuple[int, T]:
+    """Run every ``fn`` at once, each in its own forked child, and end them all when the first one
+    answers: (its number, its result). A race of methods that answer the same question: one whose
+    solver fails or dies (:class:`BackendError`, :class:`OutOfMemory`) leaves the race to the others
+    (said on stderr, naming it by ``names``), and when every one has failed the first failure is
+    raised, named after its method, so a failure is never hidden behind another method's answer nor
+    blamed on another method; a refusal of the input (any other one-line error), which every method
+    would make, ends the race at once. Past ``timeout`` seconds: SolverTimeout. With ``head_start``, the first ``fn`` runs alone that long before the others start:
+    a quick answer then costs the others nothing, and a slow one loses none of its work when they
+    join."""
     from multiprocessing.connection import wait
 
     from ..core.runner import Child
@@ -82,19 +86,40 @@ def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str
         rest = max(0.0, end - time.perf_counter())
         return rest if most is None else min(most, rest)
 
-    children: list[Child] = []
+    children: dict[int, Child] = {}
+    failures: list[BackendError | OutOfMemory] = []
+
+    def settled(number: int) -> tuple[bool, Any]:
+        """(True, its result) when the child answered; (False, None) when it failed (recorded)."""
+        name = names[number] if number < len(names) else backend
+        try:
+            return True, _receive(children.pop(number), end, timeout, name)[1]
+        except (BackendError, OutOfMemory) as exc:  # a crash, a death: the others may yet answer
+            failures.append(exc)
+            if len(children) or number < len(fns) - 1:
+                print(f"puzzlesat: note: {exc}; the race goes on without it", file=sys.stderr)
+            return False, None
+
+    every: list[Child] = []
     try:
         for number, fn in enumerate(fns):
-            children.append(Child(partial(_send_result, fn=fn)))
+            children[number] = Child(partial(_send_result, fn=fn))
+            every.append(children[number])
             if number == 0 and head_start > 0 and wait([children[0].conn], left(head_start)):
-                break  # the first answered alone
-        ready = wait([child.conn for child in children], left())
-        if not ready:
-            raise SolverTimeout(backend, timeout or 0.0)
-        number = next(n for n, child in enumerate(children) if child.conn in ready)
-        return number, cast(T, _receive(children[number], end, timeout, backend)[1])
+                answered, result = settled(0)
+                if answered:
+                    return 0, cast(T, result)
+        while children:
+            ready = wait([child.conn for child in children.values()], left())
+            if not ready:
+                raise SolverTimeout(backend, timeout or 0.0)
+            number = next(n for n, child in children.items() if child.conn in ready)
+            answered, result = settled(number)
+            if answered:
+                return number, cast(T, result)
+        raise failures[0]
     finally:
-        for child in children:
+        for child in every:
             child.stop()
 
 
@@ -138,6 +163,10 @@ def _receive(child: Child, end: float | None, timeout: float | None, backend: st
         raise SolverTimeout(name, float(seconds))
     if kind == "not applicable":  # a method that refuses this input by design, kept as such
         raise NotApplicable(payload)
+    if kind == "backend":  # a solver of the child's own failed or died (a counter in its own child)
+        raise BackendError(payload)
+    if kind == "memory":
+        raise OutOfMemory(payload)
     if kind == "refused":  # the child's own one-line message (bad option, failed check), kept as it was
         raise PuzzlesatError(payload)
     return kind, payload
@@ -169,6 +198,10 @@ def _failure(exc: BaseException) -> tuple[str, str]:
         return "timeout", f"{exc.backend}\0{exc.seconds}"
     if isinstance(exc, NotApplicable):
         return "not applicable", str(exc)
+    if isinstance(exc, OutOfMemory):
+        return "memory", str(exc)
+    if isinstance(exc, BackendError):
+        return "backend", str(exc)
     if isinstance(exc, PuzzlesatError):
         return "refused", str(exc)
     return "error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"

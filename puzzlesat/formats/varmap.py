@@ -72,13 +72,21 @@ def variable_map_json(encoding: Encoding, puzzle: str, source: str, instance_tex
     return json.dumps(payload, indent=1) + "\n"
 
 
+def _map_integer(token: str) -> int:
+    """A JSON integer of a variable map: a version, a variable, an option; never past 2^63 (a longer
+    one is refused before its conversion, whose cost grows with the square of its length)."""
+    if len(token.lstrip("-")) > 19:
+        raise ValueError(token[:20])
+    return int(token)
+
+
 def read_variable_map(text: str, path: str) -> VariableMap:
     """The pinned facts of a map; anything else is a one-line error naming the file."""
     try:
-        payload = json.loads(text)
+        payload = json.loads(text, parse_int=_map_integer)
     except json.JSONDecodeError as exc:
         raise PuzzlesatError(f"{path}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})") from None
-    except ValueError:  # an integer past Python's 4,300 digits
+    except ValueError:  # an integer longer than any a map holds
         raise PuzzlesatError(f"{path}: a number too long for a variable map") from None
     except RecursionError:
         raise PuzzlesatError(f"{path}: nested too deeply for a variable map") from None

@@ -312,7 +312,7 @@ def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer
     start = time.perf_counter()
     try:
         winner, report = first_forked([racer.run for racer in racers], request.deadline.left(), request.backend.name,
-                                      head_start)
+                                      head_start, [racer.name for racer in racers])
     except SolverTimeout:
         raise SolverTimeout(request.backend.name, request.deadline.seconds or 0.0) from None
     alone = winner == 0 and time.perf_counter() - start < head_start  # the others never started
