@@ -8,12 +8,10 @@ incremental: blocking clauses are kept here and the whole formula is re-sent on 
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import resource
 import shlex
 import shutil
-import signal
 import subprocess
 import tempfile
 import time

@@ -71,9 +71,9 @@ def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str
     (said on stderr, naming it by ``names``), and when every one has failed the first failure is
     raised, named after its method, so a failure is never hidden behind another method's answer nor
     blamed on another method; a refusal of the input (any other one-line error), which every method
-    would make, ends the race at once. Past ``timeout`` seconds: SolverTimeout. With ``head_start``, the first ``fn`` runs alone that long before the others start:
-    a quick answer then costs the others nothing, and a slow one loses none of its work when they
-    join."""
+    would make, ends the race at once. Past ``timeout`` seconds: SolverTimeout. With ``head_start``,
+    the first ``fn`` runs alone that long before the others start: a quick answer then costs the
+    others nothing, and a slow one loses none of its work when they join."""
     from multiprocessing.connection import wait
 
     from ..core.runner import Child
