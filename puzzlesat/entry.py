@@ -31,9 +31,23 @@ for _number in ENDING_SIGNALS:
     signal.signal(_number, _end)
 
 
+def _reopen_closed_streams() -> None:
+    """A stdout or stderr closed by the caller (``>&-``) is /dev/null for the run: Python leaves it as
+    None, so the command ran unsupervised (no time limit) and ended in a traceback. The answers or
+    messages it would have printed go nowhere, as the caller asked."""
+    for number, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            descriptor = os.open(os.devnull, os.O_WRONLY)  # the lowest free descriptor: the closed one
+            if descriptor != number:
+                os.dup2(descriptor, number)
+                os.close(descriptor)
+            setattr(sys, name, open(number, "w", buffering=1, closefd=False))  # noqa: SIM115 (for the run)
+
+
 def main() -> None:
     """Run the command line, then leave at once: the interpreter's own shutdown puts the default signal
     handlers back, and a signal in that window would end the process by the signal, not the code."""
+    _reopen_closed_streams()
     from .cli import main as command_line
 
     try:

@@ -119,3 +119,58 @@ def test_a_dead_racer_leaves_the_count_to_the_other(run_cli, monkeypatch, tmp_pa
     code, out, err = run_cli("count", "cnf", str(path), "-q")
     assert (code, out) == (0, "solutions: 16384\n")
     assert "ganak" in err and "the race goes on without it" in err and "cadical" not in err, err
+
+
+def test_stdin_is_read_under_the_time_limit(tmp_path):
+    """stdin was read by the supervisor before the worker started, so a slow pipe ran past --timeout
+    (15 s with --timeout 2); the worker reads it now, under the limit."""
+    reading, writing = os.pipe()  # the writer stays open, and says nothing
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "puzzlesat"), "solve", "cnf", "-", "--timeout", "2"],
+                            stdin=reading, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    start = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        os.close(reading)
+        os.close(writing)
+    assert proc.returncode == 4 and "time limit of 2 s" in err and time.monotonic() - start < 30, err
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-"])
+def test_a_closed_stream_does_not_escape_supervision(tmp_path, closed):
+    """With stdout closed the command ran unsupervised (22.7 s with --timeout 2, and a traceback)."""
+    solver = tmp_path / "slow.sh"
+    solver.write_text("#!/bin/sh\nsleep 60\n")
+    solver.chmod(0o755)
+    (tmp_path / "f.cnf").write_text("p cnf 2 1\n1 2 0\n")
+    command = (f"'{Path(sys.executable).parent / 'puzzlesat'}' solve cnf '{tmp_path / 'f.cnf'}' "
+               f"--backend 'external:{solver}' --timeout 2 {closed}")
+    start = time.monotonic()
+    ran = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 4 and "Traceback" not in ran.stderr + ran.stdout and time.monotonic() - start < 30, ran
+
+
+def test_competition_says_unknown_when_the_limit_strikes_while_reading(tmp_path):
+    """A competition solver prints 's UNKNOWN' and exits 0 at its limit; while reading a slow stdin the
+    command exited 4 with no status line."""
+    reading, writing = os.pipe()
+    try:
+        ran = subprocess.run([str(Path(sys.executable).parent / "puzzlesat"), "solve", "cnf", "-", "--timeout", "1",
+                              "--competition"], stdin=reading, capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(reading)
+        os.close(writing)
+    assert (ran.returncode, ran.stdout) == (0, "s UNKNOWN\n"), ran
+
+
+def test_an_own_instances_directory_is_not_filled_in_from_the_bundled_one(tmp_path, monkeypatch):
+    """'instances/...' missing from a working directory that has an instances/ of its own silently read
+    the bundled copy; it is missing (the bundled copy serves only where there is no instances/)."""
+    from puzzlesat.core.bundled import located
+
+    monkeypatch.chdir(tmp_path)
+    name = "instances/aquarium/pa-6x6-easy-681742.txt"
+    assert located(name) != name  # no instances/ here: the bundled copy
+    (tmp_path / "instances").mkdir()
+    assert located(name) == name

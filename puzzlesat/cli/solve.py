@@ -88,7 +88,13 @@ def _value_lines(literals: tuple[int, ...], width: int = 78) -> list[str]:
     return [*lines, line]
 
 
-@click.command("solve", cls=SupervisedCommand)
+def _unknown_at_the_limit(params: dict[str, Any]) -> tuple[str, int] | None:
+    """A competition solver answers 's UNKNOWN' and exits 0 when its time is up, wherever that is
+    (reading a slow stdin included), not only while solving."""
+    return ("s UNKNOWN", 0) if params.get("competition") else None
+
+
+@click.command("solve", cls=SupervisedCommand, limit_answer=_unknown_at_the_limit)
 @common(puzzle_argument, instance_input, backend_option, encoding_option, cnf_options, timeout_option, json_option)
 @picture_options
 @method_option

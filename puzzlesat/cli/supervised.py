@@ -24,6 +24,7 @@ from ..core.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_OUT_OF_MEMORY,
+    EXIT_TIMEOUT,
     PuzzlesatError,
     SolverTimeout,
 )
@@ -181,8 +182,13 @@ class SupervisedCommand(click.Command):
     time limit it passes down (the supervisor kills the worker a grace period after the same limit)."""
 
     def __init__(self, *args: Any, deadline: str | None = "timeout", inputs: tuple[str, ...] = ("file",),
-                 progress: bool = True, **kwargs: Any) -> None:
+                 progress: bool = True, limit_answer: Callable[[dict[str, Any]], tuple[str, int] | None] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        #: what the command prints and exits with, given its parameters, when the supervisor ends it at
+        #: the time limit (a competition solver's 's UNKNOWN' and 0, wherever the limit strikes);
+        #: None: the limit's one line and exit 4
+        self.limit_answer = limit_answer
         self.deadline = deadline
         self.inputs = inputs
         self.progress = progress
@@ -196,8 +202,8 @@ class SupervisedCommand(click.Command):
         memory = ctx.params.pop("max_memory")
         verbosity = take(ctx)
         seconds = ctx.params.get(self.deadline) if self.deadline else None
-        if any(ctx.params.get(name) == "-" for name in self.inputs):
-            preload_stdin()
+        if any(ctx.params.get(name) == "-" for name in self.inputs) and sys.stdin is not None and sys.stdin.isatty():
+            preload_stdin()  # typed at a terminal, which a worker in its own process group cannot read
         memory, lowered = within_hard_limit(memory)
         if lowered and memory is not None and verbosity == VERBOSE:
             click.echo(f"--max-memory lowered to {format_bytes(memory)}: the hard address-space limit this command "
@@ -208,7 +214,11 @@ class SupervisedCommand(click.Command):
         # a status line on a terminal (progress.py), unless the output is a record printed as it comes
         status = (self.progress and verbosity == NORMAL
                   and not any(ctx.params.get(name) for name in ("as_json", "jsonl", "list_all")))
+        answer = self.limit_answer(ctx.params) if self.limit_answer is not None else None
         code = supervise(lambda: run_reported(lambda: self._run(ctx, status, verbosity == VERBOSE)), limits, fail)
+        if code == EXIT_TIMEOUT and answer is not None:
+            click.echo(answer[0])
+            code = answer[1]
         if code:
             raise SystemExit(code)
 

@@ -4,7 +4,8 @@ Every ``--help`` example and README command names a bundled file by its path in 
 (``instances/aquarium/pa-6x6-easy-681742.txt``), where ``instances`` is a link to ``puzzlesat/instances``.
 A user who installed the wheel has no such directory; for them a relative path under ``instances/`` that
 does not exist in the working directory is the bundled copy. A file or directory of that name in the
-working directory always comes first, so nobody's own ``instances/`` is shadowed.
+working directory always comes first, so nobody's own ``instances/`` is shadowed, and a working directory
+with an ``instances`` of its own reads only its own.
 """
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ PREFIX = "instances/"
 
 
 def located(path: str) -> str:
-    """``path`` itself when it exists or does not name a bundled instance; else the bundled copy's path."""
-    if not path.startswith(PREFIX) or os.path.lexists(path):
+    """``path`` itself when it exists, does not name a bundled instance, or the working directory has
+    an ``instances`` of its own (then a file missing from it is missing, not silently the bundled
+    copy); else the bundled copy's path."""
+    if not path.startswith(PREFIX) or os.path.lexists(path) or os.path.lexists(PREFIX.rstrip("/")):
         return path
     bundled = ROOT / path.removeprefix(PREFIX)
     return str(bundled) if bundled.exists() else path

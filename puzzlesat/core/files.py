@@ -36,22 +36,22 @@ _inputs: set[tuple[int, int]] = set()
 _stdin_text: str | None = None
 
 
-def preload_stdin() -> None:
-    """Read stdin now (the supervisor does this before its worker starts: a worker in a background
-    process group could not read a terminal)."""
+def preload_stdin(limit: int | None = MAX_INPUT_BYTES) -> None:
+    """Read stdin now: the supervisor does this for a terminal before its worker starts (a worker in
+    a background process group cannot read a terminal); a pipe or a file is read by the worker, under
+    the command's time and memory limits."""
     global _stdin_text
-    _stdin_text = _decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "-", MAX_INPUT_BYTES)
+    _stdin_text = _decode(sys.stdin.buffer.read(-1 if limit is None else limit + 1), "-", limit)
 
 
 def read_text(path: str, limit: int | None = MAX_INPUT_BYTES) -> str:
     """Read a whole input file (``-`` = stdin) with a one-line error when it cannot be read. A missing
     ``instances/...`` path is the bundled example of that name (:mod:`.bundled`). ``limit`` caps its
-    size, compressed or not (None: a formula file, as large as ``--max-memory`` lets it be; stdin is
-    read by the supervisor, which always caps it)."""
+    size, compressed or not (None: a formula file, as large as ``--max-memory`` lets it be)."""
     global _stdin_text
     if path == "-":
         if _stdin_text is None:
-            preload_stdin()
+            preload_stdin(limit)
         text, _stdin_text = _stdin_text or "", None
         return text
     try:
