@@ -131,3 +131,38 @@ def test_generate_keeps_a_candidate_of_the_difficulty_asked(run_cli, tmp_path):
     code, _, err = run_cli("generate", "aquarium", "--size", "6", "--difficulty", "hard", "--seed", "3")
     assert code == 2 and err.strip().endswith("no hard 6x6 aquarium among 40 candidates (seeds 3-42): try another "
                                               "--seed or --size")
+
+
+def test_the_endings_are_replayed_and_certified():
+    """'no solution' and 'not unique' were claimed unreplayed while the JSON said 'replayed': true (issue
+    44). The conflict's facts alone are refuted from scratch (with a checked proof under certify), the
+    two solutions are each a model of every fact, and a claim that does not hold is caught."""
+    from puzzlesat.deduction.replay import replay_ending
+
+    none = explained("1_1_2_0;1,2,1,2")
+    (certificate,) = replay_ending(none.explanation, certify_ending=True)
+    assert certificate.checked >= 0 and certificate.by == "glucose4"
+    with pytest.raises(CheckFailed, match="cannot hold together have a solution"):
+        replay_ending(replace(none.explanation, conflict=none.explanation.conflict[:1]))
+    several = explained("1_1_1_1;1,2,3,4")
+    assert replay_ending(several.explanation) == []
+    first, second = several.explanation.differing
+    with pytest.raises(CheckFailed, match="are the same"):
+        replay_ending(replace(several.explanation, differing=(first, first)))
+    broken = tuple(abs(lit) for lit in first)  # every cell water: no row holds 2
+    with pytest.raises(CheckFailed, match="breaks a fact"):
+        replay_ending(replace(several.explanation, differing=(broken, second)))
+
+
+def test_explain_pictures_and_limits_say_what_they_do(run_cli, tmp_path):
+    """--svg X --png X kept only one picture and --json --svg - mixed two documents on stdout: both are
+    refused before any work; a limit that strikes while explaining names the explain phase (it said
+    'parse')."""
+    path = str(INSTANCES / "aquarium" / "pa-6x6-hard-1001841.txt")
+    same = str(tmp_path / "x.svg")
+    code, out, err = run_cli("explain", "aquarium", path, "--svg", same, "--png", same)
+    assert code == 2 and out == "" and "--png and --svg name the same file" in err
+    code, out, err = run_cli("explain", "aquarium", path, "--json", "--svg", "-")
+    assert code == 2 and out == "" and "stdout carries the command's report" in err
+    code, out, err = run_cli("solve", "aquarium", path, "--svg", "-")
+    assert code == 2 and out == ""

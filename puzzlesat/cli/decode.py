@@ -21,6 +21,7 @@ from ..pipeline.report import Report
 from ..pipeline.steps import check_reading, checked_solution, load
 from .export import export_options, exported_kind, player_option, symmetry_option
 from .options import (
+    check_picture_outputs,
     cnf_options,
     common,
     echo_json,
@@ -155,6 +156,7 @@ def command(
       puzzlesat decode aquarium instances/aquarium/pa-6x6-easy-681742.txt --model a.out --map a.cnf.vars.json
     """
     spec = get_puzzle(puzzle)
+    check_picture_outputs(png, svg)
     watch = Stopwatch()
     if map_path is not None:
         if kind or cardinality or pb or break_symmetry or player != 1:

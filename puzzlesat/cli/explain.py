@@ -6,6 +6,7 @@ from typing import Any
 import click
 
 from ..core.files import write_bytes_atomic, write_text_atomic
+from ..core.supervisor import report_phase
 from ..core.timing import Deadline
 from ..deduction.picture import steps_picture
 from ..encoders import get_puzzle
@@ -13,6 +14,7 @@ from ..formats.picture import to_png, to_svg
 from ..pipeline.explaining import explain_instance
 from ..pipeline.steps import load
 from .options import (
+    check_picture_outputs,
     common,
     echo_json,
     instance_input,
@@ -54,7 +56,9 @@ def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | N
       puzzlesat explain aquarium instances/aquarium/pa-15x15-hard-1013539.txt --json --certify
     """
     spec = get_puzzle(puzzle)
+    check_picture_outputs(png, svg)
     instance = load(spec, file, None, **reading(read))
+    report_phase("explain")  # what a limit that strikes from here on names (it said 'parse')
     explained = explain_instance(spec, instance, certify=certify)
     if png or svg:
         picture = steps_picture(explained.explanation)

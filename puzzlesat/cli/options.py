@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -10,7 +11,9 @@ import click
 from .. import __version__
 from ..backends import DEFAULT_BACKEND
 from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
+from ..core.errors import PuzzlesatError
 from ..core.files import write_bytes_atomic, write_text_atomic
+from ..core.options import quoted
 from ..core.puzzle import Puzzle
 from ..encoders import BUILTIN, FORMULAS, puzzle_names
 from ..pipeline.request import CERTIFY_MODES
@@ -152,6 +155,16 @@ svg_option = click.option("--svg", type=click.Path(dir_okay=False), default=None
 def picture_options(fn: Fn) -> Fn:
     """``--png`` and ``--svg``: the same picture of a checked solution, in either format."""
     return png_option(svg_option(fn))
+
+
+def check_picture_outputs(png: str | None, svg: str | None) -> None:
+    """Refuse, before any work, pictures that would overwrite each other (``--svg X --png X`` kept only
+    the second) or share stdout with the command's own report (two documents mixed in one stream)."""
+    if png and svg and os.path.realpath(png) == os.path.realpath(svg):
+        raise PuzzlesatError(f"--png and --svg name the same file ({quoted(png)}): give each its own")
+    for flag, path in (("--png", png), ("--svg", svg)):
+        if path in ("-", "/dev/stdout") or (path and os.path.realpath(path) == "/proc/self/fd/1"):
+            raise PuzzlesatError(f"{flag} {path}: stdout carries the command's report; write the picture to a file")
 
 
 def write_pictures(puzzle: Puzzle[Any, Any, Any], instance: Any, solution: Any, png: str | None, svg: str | None) -> None:

@@ -21,6 +21,7 @@ from .options import (
     backend_option,
     certified_note,
     certify_option,
+    check_picture_outputs,
     cnf_options,
     common,
     echo_json,
@@ -137,6 +138,7 @@ def command(
       puzzlesat solve cnf formula.cnf.gz --competition --backend kissat
     """
     spec = get_puzzle(puzzle)
+    check_picture_outputs(png, svg)
     if competition and not spec.solvers_independent:
         raise PuzzlesatError(f"--competition: a solver's output is for formula files (cnf, wcnf), not {puzzle}")
     if literal_model and not competition:

@@ -33,3 +33,30 @@ def replay(explanation: Explanation, certify_steps: bool = False) -> list[Certif
                     certificates.append(certify(refuted, solver.get_proof() or [], REPLAY_SOLVER))
         known += step.forced
     return certificates
+
+
+def replay_ending(explanation: Explanation, certify_ending: bool = False) -> list[Certificate]:
+    """Check from scratch how an explanation that does not solve ends, as its steps are checked:
+    "no solution" (a fresh solver holding only the conflict's facts finds no model; with
+    ``certify_ending`` its proof is checked) or "not unique" (each of the two solutions, with the cells
+    the steps fixed, is a model of every fact, and they differ). Raise :class:`CheckFailed` when the
+    ending does not hold; its certificate (none for "not unique": a model is its own evidence)."""
+    facts = explanation.facts.facts
+    if explanation.solved:
+        return []
+    if explanation.conflict:
+        clauses = [list(clause) for index in explanation.conflict for clause in facts[index].clauses]
+        with Solver(name=REPLAY_SOLVER, bootstrap_with=clauses, with_proof=certify_ending) as solver:
+            if solver.solve():
+                raise CheckFailed("explanation: the facts it says cannot hold together have a solution")
+            return [certify(clauses, solver.get_proof() or [], REPLAY_SOLVER)] if certify_ending else []
+    first, second = explanation.differing
+    if first == second:
+        raise CheckFailed("explanation: the two solutions it gives to show it is not unique are the same")
+    known = [lit for step in explanation.steps for lit in step.forced]
+    every = [list(clause) for fact in facts for clause in fact.clauses]
+    for solution in (first, second):
+        with Solver(name=REPLAY_SOLVER, bootstrap_with=every) as solver:
+            if not solver.solve(assumptions=[*known, *solution]):
+                raise CheckFailed("explanation: a solution it gives to show it is not unique breaks a fact")
+    return []

@@ -10,7 +10,7 @@ from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.model import CnfModel
 from ..core.puzzle import Puzzle
 from ..deduction import Explanation, Facts
-from ..deduction.replay import replay
+from ..deduction.replay import replay, replay_ending
 from ..deduction.search import explain
 from ..proofs.certificate import Certificate
 from .report import solution_warnings
@@ -105,7 +105,7 @@ def explain_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, options: Any 
     explanation = explain(facts)
     times["explain"] = time.perf_counter() - start
     start = time.perf_counter()
-    certificates = replay(explanation, certify)
+    certificates = replay(explanation, certify) + replay_ending(explanation, certify)
     times["replay"] = time.perf_counter() - start
     solution = None
     if explanation.solved:
@@ -117,4 +117,13 @@ def explain_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, options: Any 
         problems = puzzle.check(instance, solution)
         if problems:
             raise CheckFailed(f"the explanation's solution breaks the rules: {problems[0]}")
+    elif explanation.differing:  # "not unique": both solutions pass the puzzle's own checker too
+        encoding = puzzle.encode(instance, "cnf", options)
+        known = [lit for step in explanation.steps for lit in step.forced]
+        for differing in explanation.differing:
+            other = puzzle.decode(instance, encoding, CnfModel.from_literals([*known, *differing], encoding.num_vars))
+            problems = puzzle.check(instance, other)
+            if problems:
+                raise CheckFailed(f"a solution the explanation gives to show it is not unique breaks the rules: "
+                                  f"{problems[0]}")
     return Explained(puzzle.name, explanation, solution, certificates, times)
