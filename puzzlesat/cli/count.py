@@ -47,7 +47,7 @@ from .verbosity import QUIET, level, note
 @click.option("--cubes", default=None, metavar="DEPTH|auto",
               help="Cube and conquer: split each count into cubes by DEPTH binary splits on shown variables "
                    "(disjoint, covering everything; auto: about 8 cubes per worker), count the cubes on the "
-                   "executor and add them up; --timeout is then each cube's limit.")
+                   "executor and add them up; --timeout bounds the whole count, as on every command.")
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where --cubes' cubes run: local (default: one process per core), local:N, or "
                    "dask://HOST:PORT (a running Dask scheduler; pip install 'puzzlesat[dist]').")
