@@ -37,6 +37,31 @@ def call_with_timeout(fn: Callable[[], T], timeout: float | None, backend: str) 
     return run_forked([fn], timeout, backend)[0]
 
 
+def call_until(fn: Callable[[], T], timeout: float | None, backend: str, stop: Callable[[], bool],
+               every: float = 0.2) -> T:
+    """:func:`call_with_timeout`, always in a forked child (with or without a limit), which is also
+    killed as soon as ``stop()`` says so (asked every ``every`` seconds): a Dask task whose future was
+    cancelled, or whose client went away, keeps no solver running on its worker. Stopped:
+    :class:`Stopped`."""
+    from ..core.runner import Child
+
+    end = None if timeout is None else time.perf_counter() + timeout
+    child = Child(partial(_send_result, fn=fn))
+    try:
+        while not child.conn.poll(every if end is None else max(0.0, min(every, end - time.perf_counter()))):
+            if end is not None and time.perf_counter() >= end:
+                raise SolverTimeout(backend, timeout or 0.0)
+            if stop():
+                raise Stopped(f"{backend}: stopped (its run was cancelled)")
+        return cast(T, _receive(child, end, timeout, backend)[1])
+    finally:
+        child.stop()
+
+
+class Stopped(PuzzlesatError):
+    """A forked call ended because whoever asked for it no longer wants it (:func:`call_until`)."""
+
+
 def run_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> list[T]:
     """Run every ``fn`` at the same time, each in its own forked child, and return their results in
     order: independent solver calls (dice's two counts) use all cores. Past ``timeout`` seconds, or when

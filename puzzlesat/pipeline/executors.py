@@ -23,24 +23,48 @@ T = TypeVar("T")
 
 #: the prefix of a Dask scheduler address on the command line
 DASK = "dask://"
+#: how long a Dask client waits for the scheduler's first worker before it says there is none
+WORKERS_WAIT = 5.0
 #: local workers per core at most: past that they only share the cores and memory (``local:2000``
 #: would fork 2,000 processes)
 WORKERS_PER_CORE = 8
 
 
 def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
-    """Run ``task`` under ``limit`` seconds, hard (a forked child), and say how it ended."""
-    from ..backends.forking import call_with_timeout
+    """Run ``task`` under ``limit`` seconds, hard (a forked child), and say how it ended. On a Dask
+    worker the child is also killed when the task is cancelled there: by the client (Ctrl-C, the
+    command's deadline, an error) or because the client went away (a killed command), with or without
+    a limit; a running Dask task is not stopped by Dask itself (it kept counting for minutes)."""
+    from ..backends.forking import call_until, call_with_timeout
 
     _allow_children()
     start = time.perf_counter()
+    cancelled = _dask_cancellation()
     try:
-        value = call_with_timeout(task, limit, "task")
+        value = (call_with_timeout(task, limit, "task") if cancelled is None
+                 else call_until(task, limit, "task", cancelled))
     except SolverTimeout as exc:
         return Outcome("TIMEOUT", error=str(exc), seconds=time.perf_counter() - start)
     except PuzzlesatError as exc:
         return Outcome("ERROR", error=str(exc), seconds=time.perf_counter() - start)
     return Outcome("OK", value, seconds=time.perf_counter() - start)
+
+
+def _dask_cancellation() -> Callable[[], bool] | None:
+    """Inside a Dask task: whether the worker has since been told to drop it (its state 'cancelled',
+    or gone); None anywhere else."""
+    try:
+        from distributed import get_worker
+        from distributed.utils import thread_state  # type: ignore[attr-defined]  # the running task's key
+
+        worker, key = get_worker(), thread_state.key
+    except (ImportError, ValueError, AttributeError):  # not in a Dask worker's task
+        return None
+
+    def cancelled() -> bool:
+        state = worker.state.tasks.get(key)
+        return state is None or state.state in ("cancelled", "released", "forgotten")
+    return cancelled
 
 
 def _allow_children() -> None:
@@ -107,6 +131,12 @@ class DaskExecutor(Executor):
         except Exception as exc:  # Dask's client says why in many types (OSError, ValueError, TypeError for TLS)
             raise PuzzlesatError(f"--executor {DASK}{address[:60]}: no Dask scheduler answers there "
                                  f"({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})") from None
+        try:  # a scheduler without workers would hold every task, without a word, for ever
+            self.client.wait_for_workers(1, timeout=WORKERS_WAIT)
+        except Exception:  # noqa: BLE001 (Dask raises TimeoutError, or OSError when the scheduler goes)
+            self.client.close()
+            raise PuzzlesatError(f"--executor {DASK}{address[:60]}: the scheduler has no workers (none joined within "
+                                 f"{WORKERS_WAIT:g} s: start some with 'dask worker ADDRESS')") from None
 
     @property
     def workers(self) -> int:
