@@ -5,6 +5,11 @@ Each run gets its own TMPDIR and output directory. While it runs, its process tr
 output directory hold no temporary file, that the exit code is a documented one, and that a failure
 printed exactly one error line. It prints the tallies and exits 1 if anything was left behind.
 
+Three runs in ten are formula files of ``tests/formulas`` (every dialect, some gzipped with zero
+padding, some fed on stdin), whose answers must be the outside tools' (``expected.json``). Commands are
+started as callers start them: some with stdout or stderr closed, some under a hard ``ulimit -v``;
+cube-and-conquer counts go to local workers or to a Dask address with no scheduler.
+
     python bench/soak.py --runs 1000 --jobs 2 --seed 1
 """
 from __future__ import annotations
@@ -13,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import subprocess
@@ -28,9 +34,36 @@ from puzzlesat.core.processes import alive, descendants
 ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 INSTANCES = ROOT / "instances"
-DOCUMENTED = {0, 1, 2, 4, 5, 6, 129, 130, 141, 143}
+DOCUMENTED = {0, 1, 2, 4, 5, 6, 10, 20, 30, 129, 130, 141, 143}  # 10/20/30: --competition's answers
 #: a variable map written once by ``puzzlesat export`` (main), which the crafted maps start from
 MAP = Path(tempfile.gettempdir()) / f"soak-map-{os.getpid()}" / "small.cnf.vars.json"
+
+
+#: formula files in the dialects their authors write, with the answers outside tools give (issue 44)
+CORPUS = ROOT / "tests" / "formulas"
+EXPECTED = json.loads((CORPUS / "expected.json").read_text())
+
+
+def corpus_command(rng: random.Random, work: Path) -> tuple[list[str], str | None, str | None]:
+    """A command on a corpus file (plain, gzipped with zero padding, or on stdin): its arguments, the
+    file to feed on stdin (or None) and the line its stdout must hold when it exits 0."""
+    import gzip
+
+    name = rng.choice(sorted(EXPECTED))
+    expected, path = EXPECTED[name], CORPUS / name
+    if rng.random() < 0.3:  # zero-padded gzip, as tape-blocked archives are
+        packed = work / (name + ".gz")
+        packed.write_bytes(gzip.compress(path.read_bytes()) + bytes(rng.choice([0, 512, 10240])))
+        path = packed
+    stdin = str(path) if rng.random() < 0.3 else None
+    given = "-" if stdin else str(path)
+    if name.endswith(".wcnf"):
+        return ["solve", "wcnf", given, "-q"], stdin, f"cost: {expected['cost']}"
+    if rng.random() < 0.5:
+        return ["count", "cnf", given, "-q", *rng.choice([[], ["-b", "ganak"], ["-b", "glucose"]])], stdin, \
+            f"solutions: {expected['solutions']}"
+    return ["solve", "cnf", given, "--competition"], stdin, \
+        "s SATISFIABLE" if expected["satisfiable"] else "s UNSATISFIABLE"
 
 
 def commands(rng: random.Random, work: Path) -> list[str]:
@@ -80,6 +113,9 @@ def commands(rng: random.Random, work: Path) -> list[str]:
         ["crosscheck", "cnf", str(lies), "--timeout", "1", "--budget", "3"],
         ["crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_9x9.jig"), "--timeout", "0.5", "--budget", "2"],
         ["crosscheck", "aquarium", hard, "--timeout", "0.3", "--budget", "1", "--max-memory", rng.choice(["200M", "1G"])],
+        ["crosscheck", "cnf", str(CORPUS / rng.choice(sorted(n for n in EXPECTED if n.endswith(".cnf")))),
+         "--timeout", "2", "--budget", "10"],
+        ["count", "jig", jig, "--cubes", "2", "--executor", rng.choice(["dask://127.0.0.1:9", "local:2"])],
     ])
 
 
@@ -91,13 +127,30 @@ def one_run(seed: int) -> list[str]:
         (work / "out").mkdir()
         tmp = work / "tmp"
         tmp.mkdir()
-        args = commands(rng, work)
+        stdin, expected = None, None
+        if rng.random() < 0.3:
+            args, stdin, expected = corpus_command(rng, work)
+        else:
+            args = commands(rng, work)
         if rng.random() < 0.5 and args[0] in ("solve", "count", "export", "decode", "generate"):
             args += ["--timeout", str(rng.choice([0.2, 0.5, 1, 3]))]
         sig = rng.choice([None, None, signal.SIGINT, signal.SIGTERM])
         delay = rng.uniform(0.05, 1.0)
-        proc = subprocess.Popen([EXE, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                env=dict(os.environ, TMPDIR=str(tmp)), cwd=work)
+        # the ways a caller starts a command: streams closed (>&-, 2>&-), a hard memory limit (ulimit -v)
+        closed = rng.choice([None, None, None, None, 1, 2])
+        hard_memory = rng.choice([None, None, None, 3 << 30])
+
+        def as_the_caller_starts_it() -> None:
+            if hard_memory is not None:
+                resource.setrlimit(resource.RLIMIT_AS, (hard_memory, hard_memory))
+            if closed is not None:
+                os.close(closed)
+
+        answer = work / "stdout"  # a file, not a pipe: a command that prints much never waits on the soak
+        with open(stdin or os.devnull, "rb") as feed, open(answer, "w") as printed:
+            proc = subprocess.Popen([EXE, *args], stdin=feed, stdout=printed if closed != 1 else None,
+                                    stderr=subprocess.PIPE if closed != 2 else None, text=True,
+                                    env=dict(os.environ, TMPDIR=str(tmp)), cwd=work, preexec_fn=as_the_caller_starts_it)
         tree: set[int] = set()
         start = time.monotonic()
         # too long for a soak: ended the documented way (a SIGKILL would leave the scratch directory,
@@ -112,6 +165,7 @@ def one_run(seed: int) -> list[str]:
                 proc.send_signal(signal.SIGTERM)
                 last_call = None
             time.sleep(0.02)
+        out = answer.read_text(errors="replace")
         err = proc.stderr.read() if proc.stderr else ""
         end = time.monotonic() + 5
         while any(alive(pid) for pid in tree) and time.monotonic() < end:
@@ -135,8 +189,11 @@ def one_run(seed: int) -> list[str]:
         # informational lines ("wrote FILE", bench's progress label) may come before the one error line
         errors = [line for line in err.splitlines() if line.startswith("puzzlesat: error: ")]
         broken = ("Traceback" in err or "internal error" in err) and not killed_at_start
-        if broken or (proc.returncode not in (0, 1) and not killed_at_start and len(errors) != 1):
+        answered = proc.returncode in (0, 1, 10, 20, 30)  # 10/20/30: --competition's SAT, UNSAT, optimum
+        if broken or (not answered and not killed_at_start and closed != 2 and len(errors) != 1):
             problems.append(f"not one error line: {where}: {err.strip()[:200]}")
+        if expected is not None and proc.returncode in (0, 10, 20, 30) and closed != 1 and expected not in out:
+            problems.append(f"wrong answer: {where}: expected '{expected}', got {out.strip()[:200]!r}")
         return problems or [f"ok {proc.returncode}"]
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -168,7 +225,8 @@ def main() -> int:
     kinds = Counter(line.split(":")[0] for line in problems)
     print(f"leftover processes: {kinds['process left']}, leftover temporary files: {kinds['temporary file left']}, "
           f"undocumented exit codes: {sum(v for k, v in kinds.items() if k.startswith('exit code'))} "
-          f"(exit 3, an internal error: {kinds['exit code 3']}), errors not one line: {kinds['not one error line']}")
+          f"(exit 3, an internal error: {kinds['exit code 3']}), errors not one line: {kinds['not one error line']}, "
+          f"wrong answers: {kinds['wrong answer']}")
     shutil.rmtree(MAP.parent, ignore_errors=True)
     return 1 if problems else 0
 
