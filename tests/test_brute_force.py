@@ -17,7 +17,7 @@ from puzzlesat.pipeline.request import request
 from puzzlesat.pipeline.steps import count_solutions
 from puzzlesat.pipeline.tasks import solve
 
-from .brute import amphipod, aquarium, dice, maxsat, tiling
+from .brute import amphipod, aquarium, dice, dimacs, maxsat, tiling
 
 CASES = int(os.environ.get("PUZZLESAT_CASES", "200"))
 #: random WCNF files through every optimisation method and backend (CI: 100; ``make fuzz``: 1,000)
@@ -207,6 +207,23 @@ def test_wcnf_optimum_on_every_method_and_backend_against_brute_force(part):
                 assert str(report.status) == "UNSAT", where
             else:
                 assert report.checked and report.answers["cost"] == expected and report.answers["optimal"], where
+
+
+@pytest.mark.parametrize("part", range(CHUNKS))
+def test_cnf_dialects_count_against_brute_force(part):
+    """Random CNF files in every dialect (SATLIB's '%' end, clauses across lines, a miscounted header,
+    unused declared variables, every projection spelling): the enumeration, Ganak and the reference
+    (its own reader) count what every assignment of the declared variables gives (issue 44: the '%'
+    line's 0 was an empty clause, and unused variables counted or not by where they stood)."""
+    puzzle = get_puzzle("cnf")
+    for seed in chunk(7_000_000, part):
+        variables, clauses, shown, text = dimacs.random_cnf(random.Random(seed))
+        expected = dimacs.count(variables, clauses, shown)
+        instance = puzzle.parse(text, f"cnf-seed-{seed}")
+        where = f"seed {seed}:\n{text}"
+        for backend in ("pysat:glucose4", "ganak"):
+            assert count_solutions(request(puzzle, backend), instance) == expected, f"{backend} {where}"
+        assert puzzle.reference_counts(instance, puzzle.options()) == {"solutions": expected}, where
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -1,7 +1,7 @@
 """Weighted MaxSAT by trying every assignment: the least weight of broken soft clauses over the
 assignments that satisfy every hard clause (None: no such assignment). Written from the definition,
 sharing nothing with the file reader or the optimisers; and random WCNF text of the shapes a hostile
-file brings (empty soft clauses, repeated literals, tautologies, repeated clauses, both formats)."""
+file brings (empty soft clauses, repeated literals, tautologies, repeated clauses, weights past 2^31, both formats)."""
 from __future__ import annotations
 
 import itertools
@@ -29,7 +29,8 @@ def random_wcnf(rng: random.Random) -> tuple[int, list[Clause], list[tuple[Claus
         return [rng.choice((1, -1)) * rng.randint(1, variables) for _ in range(size)]
 
     hard = [clause(rng.randint(1, 3)) for _ in range(rng.randint(0, 2 * variables))]
-    soft = [(clause(rng.randint(0, 3)), rng.randint(1, 20)) for _ in range(rng.randint(1, 10))]
+    heavy = rng.random() < 0.2  # weights past 2^31, as MaxSAT-evaluation files have them
+    soft = [(clause(rng.randint(0, 3)), rng.randint(1, 20) * (1 << 33 if heavy else 1)) for _ in range(rng.randint(1, 10))]
     if rng.random() < 0.3:
         soft += soft[:2]
     if rng.random() < 0.5:
