@@ -8,6 +8,11 @@ one line; the supervisor installs its own for the command's run.
 from __future__ import annotations
 
 import signal
+import time
+
+#: when the process started (near enough: this is its first line), which a --timeout counts from, so
+#: that the interpreter's start-up and imports are inside the limit, not added to it
+STARTED = time.monotonic()
 
 # until the handlers below are in place, a SIGINT ends the process as SIGTERM does, without Python's
 # KeyboardInterrupt traceback (soak: one run in 1,000 was interrupted while this module imported)
@@ -49,6 +54,9 @@ def main() -> None:
     handlers back, and a signal in that window would end the process by the signal, not the code."""
     _reopen_closed_streams()
     from .cli import main as command_line
+    from .core import timing
+
+    timing.PROCESS_START = STARTED
 
     try:
         code = command_line()

@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 
+from ..core import timing
 from ..core.errors import (
     EXIT_BROKEN_PIPE,
     EXIT_DISK_FULL,
@@ -208,9 +209,10 @@ class SupervisedCommand(click.Command):
         if lowered and memory is not None and verbosity == VERBOSE:
             click.echo(f"--max-memory lowered to {format_bytes(memory)}: the hard address-space limit this command "
                        "runs under (ulimit -v)", err=True)
-        limits = Limits(seconds, memory)
-        if self.deadline:  # made just before the worker starts: it never ends after the supervisor's limit
-            ctx.params[self.deadline] = Deadline.after(seconds)
+        start = timing.PROCESS_START  # the limit counts from the process's start, start-up included
+        limits = Limits(seconds, memory, start=start)
+        if self.deadline:  # from the same start as the supervisor's limit: it never ends after it
+            ctx.params[self.deadline] = Deadline.after(seconds, start)
         # a status line on a terminal (progress.py), unless the output is a record printed as it comes
         status = (self.progress and verbosity == NORMAL
                   and not any(ctx.params.get(name) for name in ("as_json", "jsonl", "list_all")))

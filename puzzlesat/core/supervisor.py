@@ -53,6 +53,8 @@ class Limits:
     seconds: float | None = None
     memory: int | None = None
     option: str = "--timeout"
+    #: the ``time.monotonic()`` the time counts from (the process's start); None: the supervisor's
+    start: float | None = None
 
 
 #: the progress texts the status line shows at most, and the bytes of each
@@ -327,7 +329,8 @@ class _Watch:
             time.sleep(0.01)
 
     def _exit_code(self, limits: Limits, fail: Callable[[str], None]) -> int:
-        end = None if limits.seconds is None else time.monotonic() + limits.seconds + GRACE
+        start = time.monotonic() if limits.start is None else limits.start
+        end = None if limits.seconds is None else start + limits.seconds + GRACE
         while not self._reaped():
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:

@@ -40,9 +40,9 @@ class Deadline(NamedTuple):
     end: float | None = None
 
     @classmethod
-    def after(cls, seconds: float | None) -> Deadline:
-        """The deadline ``seconds`` from now (None: no limit)."""
-        return cls(seconds, None if seconds is None else time.monotonic() + seconds)
+    def after(cls, seconds: float | None, start: float | None = None) -> Deadline:
+        """The deadline ``seconds`` from ``start`` (a ``time.monotonic()``; None: now), or no limit."""
+        return cls(seconds, None if seconds is None else (time.monotonic() if start is None else start) + seconds)
 
     def left(self) -> float | None:
         """Seconds left (at least a millisecond, so that a call given them still answers "time is up"
@@ -52,3 +52,7 @@ class Deadline(NamedTuple):
 
 #: no time limit
 UNLIMITED = Deadline()
+
+#: when the ``puzzlesat`` process started (set by its console script; None in a process that is not it,
+#: such as a test runner): a command's --timeout counts from there
+PROCESS_START: float | None = None
