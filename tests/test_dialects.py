@@ -202,3 +202,13 @@ def test_a_planted_reader_fault_is_caught_by_crosscheck(run_cli, monkeypatch, tm
     # given the file, cadical answers as the file says; a model of the file that breaks the misread
     # formula is refused where puzzlesat checks it (an ERROR row: a disagreement too)
     assert cadical["status"] == truth or (fault == "add" and "violates clause" in cadical["error"]), cadical
+
+
+def test_a_cube_is_not_the_original_file(run_cli, tmp_path):
+    """An outside solver is given the original file only while the formula is that file: a cube's
+    formula (its literals as unit clauses) is written out for it."""
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 4 2\n1 2 0\n-1 3 0\n")
+    code, out, err = run_cli("count", "cnf", str(path), "-q", "--cubes", "2", "--executor", "local:2",
+                             "--backend", "external:cadical")
+    assert (code, out) == (0, "solutions: 8\n"), err

@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib
 from abc import abstractmethod
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TypeVar
 
 from ..core.encoding import Encoding
@@ -59,7 +58,7 @@ class CounterBackend(Backend):
 
     def _count_each(self, encoding: Encoding, queries: list[list[int]]) -> list[int]:
         """One count per query, each on the formula with the query's literals added as unit clauses."""
-        return [self._count(replace(encoding, clauses=encoding.clauses + [[lit] for lit in query]))
+        return [self._count(encoding.with_units(query))
                 for query in queries]
 
     def accept(self, encoding: Encoding) -> None:

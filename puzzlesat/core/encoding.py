@@ -13,7 +13,8 @@ enumeration and counting never multiply solutions through auxiliary variables.
 from __future__ import annotations
 
 import copyreg
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
@@ -85,6 +86,11 @@ class Encoding:
         for lists in (self.clauses, [clause for clause, _ in self.soft]):
             top = max(top, max(map(max, filter(None, lists)), default=0), -min(map(min, filter(None, lists)), default=0))
         return top
+
+    def with_units(self, literals: Sequence[int]) -> Encoding:
+        """A copy with ``literals`` added as unit clauses (a cube, a counting query): no longer the
+        original file's formula, so an outside solver gets it written out."""
+        return replace(self, clauses=self.clauses + [[lit] for lit in literals], original_file=None)
 
     @property
     def declared_vars(self) -> int:

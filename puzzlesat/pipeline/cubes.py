@@ -82,7 +82,7 @@ def _in_order(cube: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
 
 def restricted(encoding: Encoding, cube: Sequence[int]) -> Encoding:
     """The formula of one cube: the encoding with the cube's literals as unit clauses."""
-    return replace(encoding, clauses=encoding.clauses + [[lit] for lit in cube])
+    return encoding.with_units(cube)
 
 
 @dataclass
