@@ -131,7 +131,6 @@ class Dimacs:
         return max(self.declared - self.num_vars, 0)
 
 
-
 def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
     """Read DIMACS CNF (``p cnf V C``) or, with ``weighted``, WCNF: the 2022 format (``h`` hard clauses,
     ``W`` soft ones, no header) or the older one (``p wcnf V C TOP``, clauses weighted TOP are hard).
