@@ -105,6 +105,8 @@ def command(
         click.echo(f"-- solution {number}\n{solution.render()}")
     for label, value in report.answers.items():
         click.echo(f"{label}: {_how(report, label, value, limit)}" if level() > QUIET else f"{label}: {value}")
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}")
     note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
 
 

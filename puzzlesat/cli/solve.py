@@ -167,8 +167,6 @@ def command(
             extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique", "optimal")}
             for key, value in extra.items():
                 click.echo(f"{key}: {value}")
-            for warning in report.warnings:
-                click.echo(f"warning: {warning}")
             note("checked: yes (independent checker)")
             if report.answers.get("optimal"):
                 click.echo("optimal: yes (proven by the solver: nothing cheaper exists"
@@ -187,6 +185,8 @@ def command(
         for label, status in report.parts.items():
             if status == Status.UNSAT:
                 click.echo(f"{label}: no solution (proven by the solver: UNSAT{certified_note(report, 'unsat')})")
+        for warning in report.warnings:  # whatever the answer: a file read past a fault, an UNSAT one too
+            click.echo(f"warning: {warning}")
         note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
         if report.status != Status.SAT and level() == QUIET:  # the answer, when there is no solution
             click.echo(report.status.value)

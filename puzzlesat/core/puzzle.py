@@ -97,6 +97,11 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         the length of ``reference(instance, None, options)``."""
         return {}
 
+    def reading_notes(self, instance: InstanceT) -> tuple[str, ...]:
+        """What reading the instance's file noticed and read past (a formula file's header that
+        miscounts its clauses), each one line: said with every answer, as a warning."""
+        return ()
+
     def original_file(self, instance: InstanceT) -> str | None:
         """The file on disk that holds ``instance``'s formula as is (a formula file read unchanged, not
         stdin nor compressed): an outside solver is given it, so that its reading of the file is its

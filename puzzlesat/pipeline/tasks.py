@@ -93,10 +93,10 @@ class Task(ABC):
         independent parts part by part, each part's status in the report (:mod:`.parts`)."""
         parts = request.puzzle.parts(instance)
         if not parts:
-            return self.solve_whole(request, instance, watch)
+            return _with_reading_notes(request, instance, self.solve_whole(request, instance, watch))
         from .parts import solve_by_parts
 
-        return solve_by_parts(self.solve_whole, request, instance, parts, watch)
+        return _with_reading_notes(request, instance, solve_by_parts(self.solve_whole, request, instance, parts, watch))
 
     @abstractmethod
     def solve_whole(self, request: Request, instance: Any, watch: Stopwatch) -> Report:
@@ -368,7 +368,15 @@ def _count_report(request: Request, instance: Any, watch: Stopwatch, counts: dic
     return Report(request.puzzle.name, getattr(instance, "source", ""), request.backend.name, request.encoding,
                   answered(next(iter(counts.values()))), answers=counts, checked=not request.exact_count, size=size,
                   times=watch.times, solved_by=solved_by, certificates=claims.certificates, counted_by=counted_by,
-                  complete=complete, solutions=listed, draw=partial(request.puzzle.picture, instance))
+                  complete=complete, solutions=listed, draw=partial(request.puzzle.picture, instance),
+                  noticed=request.puzzle.reading_notes(instance))
+
+
+def _with_reading_notes(request: Request, instance: Any, report: Report) -> Report:
+    """``report`` with what the puzzle's reader noticed in the file first among its warnings, whatever
+    the answer (an UNSAT answer too)."""
+    notes = request.puzzle.reading_notes(instance)
+    return replace(report, noticed=notes + report.noticed) if notes else report
 
 
 class Satisfy(Task):

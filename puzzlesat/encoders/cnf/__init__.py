@@ -67,8 +67,6 @@ class CnfSolution:
     literals: tuple[int, ...]
     #: the variables ``render`` prints (the projection)
     shown: tuple[int, ...]
-    #: what the file's reader noticed (a header that miscounts its clauses), said with the answer
-    notes: tuple[str, ...] = ()
 
     def render(self, colour: bool = False) -> str:
         return "v " + " ".join(str(self.literals[v - 1]) for v in self.shown) + " 0"
@@ -83,9 +81,6 @@ class CnfSolution:
         projected = len(self.shown) != len(self.literals)
         return {"model": list(self.literals)} | (
             {"projection": [self.literals[v - 1] for v in self.shown]} if projected else {})
-
-    def warnings(self) -> list[str]:
-        return list(self.notes)
 
 
 @dataclass
@@ -170,6 +165,9 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
     def parse(self, text: str, path: str, **reading: Any) -> CnfInstance:
         return CnfInstance(parse_dimacs(text, path), path, text)
 
+    def reading_notes(self, instance: CnfInstance) -> tuple[str, ...]:
+        return instance.formula.warnings
+
     def build(self, instance: CnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
         encoding = file_encoding(instance.formula, vpool, list(instance.shown), free_shown=instance.free_shown)
         encoding.original_file = self.original_file(instance) if encoding.offset == 0 else None
@@ -182,8 +180,7 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
         return unchanged_file(instance.source, instance.text) if instance.formula.plain else None
 
     def decode(self, instance: CnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> CnfSolution:
-        return CnfSolution(file_model(encoding, model, instance.formula.num_vars), instance.shown,
-                           instance.formula.warnings)
+        return CnfSolution(file_model(encoding, model, instance.formula.num_vars), instance.shown)
 
     def check(self, instance: CnfInstance, solution: CnfSolution) -> list[str]:
         return assigns_all(instance.formula, solution.literals) or falsified(instance.formula.clauses, solution.literals)

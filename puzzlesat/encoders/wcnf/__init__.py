@@ -44,11 +44,6 @@ class WcnfInstance:
 class WcnfSolution:
     literals: tuple[int, ...]
     cost: int
-    #: what the file's reader noticed, said with the answer
-    notes: tuple[str, ...] = ()
-
-    def warnings(self) -> list[str]:
-        return list(self.notes)
 
     def render(self, colour: bool = False) -> str:
         return f"o {self.cost}\nv " + " ".join(map(str, self.literals)) + " 0"
@@ -72,12 +67,15 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
     def parse(self, text: str, path: str, **reading: Any) -> WcnfInstance:
         return WcnfInstance(parse_dimacs(text, path, weighted=True), path, text)
 
+    def reading_notes(self, instance: WcnfInstance) -> tuple[str, ...]:
+        return instance.formula.warnings
+
     def build(self, instance: WcnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
         return file_encoding(instance.formula, vpool, list(range(1, instance.formula.num_vars + 1)), soft=True)
 
     def decode(self, instance: WcnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> WcnfSolution:
         literals = file_model(encoding, model, instance.formula.num_vars)
-        return WcnfSolution(literals, instance.cost(literals), instance.formula.warnings)
+        return WcnfSolution(literals, instance.cost(literals))
 
     def check(self, instance: WcnfInstance, solution: WcnfSolution) -> list[str]:
         problems = assigns_all(instance.formula, solution.literals) or falsified(instance.formula.clauses,
