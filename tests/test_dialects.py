@@ -115,6 +115,10 @@ def test_an_empty_projection_counts_one_or_none(run_cli, tmp_path):
     path.write_text("p cnf 2 1\nc p show 0\n1 2 0\n")
     code, out, _ = run_cli("count", "cnf", str(path), "-q", "--backend", "glucose4")
     assert out == "solutions: 1\n"
+    # its export keeps the empty projection (it was dropped, so an outside counter counted 3)
+    code, _, _ = run_cli("export", "cnf", str(path), "--format", "mcc", "-o", str(tmp_path / "e.cnf"))
+    assert code == 0 and "c p show 0" in (tmp_path / "e.cnf").read_text().splitlines()
+    assert run_cli("count", "cnf", str(tmp_path / "e.cnf"), "-q", "--backend", "ganak")[1] == "solutions: 1\n"
 
 
 def test_json_model_is_a_model_of_the_file(run_cli, tmp_path):

@@ -33,9 +33,13 @@ def _projection(encoding: Encoding) -> list[str]:
     """The solution-defining variables in both spellings counters read: the model-counting
     competition's ``c p show ... 0`` and the older ``c ind ... 0`` (ApproxMC, Ganak, sharpSAT-TD).
     SAT solvers skip them as comments. None when every variable is shown: a plain count is then the
-    projected one (a formula file with no projection of its own, free variables and all)."""
-    if not encoding.show or _shows_everything(encoding):
+    projected one (a formula file with no projection of its own, free variables and all). An empty
+    projection (a file's ``c p show 0``: a count is 1 or 0) is written in the competition's spelling only:
+    older tools read an empty ``c ind`` as no projection at all."""
+    if _shows_everything(encoding):
         return []
+    if not encoding.show:
+        return ["c p show 0"]
     shown = " ".join(map(str, encoding.show))
     return [f"c p show {shown} 0", f"c ind {shown} 0"]
 
