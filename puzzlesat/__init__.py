@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-#: the one place the version is written (pyproject.toml reads it from here)
-__version__ = "0.2.0"
+from .core.version import __version__
 
 #: the Python interface (:mod:`puzzlesat.api`), imported on first use so that ``import puzzlesat``
 #: (and the command line's start-up) stays light

@@ -29,6 +29,11 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _module_or_package(package: str, name: str) -> str:
+    where = PACKAGE.parent.joinpath(*package.split("."), name)
+    return f"{package}.{name}" if where.is_dir() or where.with_suffix(".py").exists() else package
+
+
 def imports(path: Path, typing_too: bool = False) -> list[tuple[str, int, bool]]:
     """(imported module, line, at module level) of every puzzlesat import outside ``if TYPE_CHECKING``
     (inside it too, with ``typing_too``)."""
@@ -48,7 +53,9 @@ def imports(path: Path, typing_too: bool = False) -> list[tuple[str, int, bool]]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            names = [target] if node.module else [f"{target}.{alias.name}" for alias in node.names]
+            # ``from .. import name``: the module ``name`` when there is one, else the package itself
+            # (``from .. import __version__`` imports the top package, a layer above everything)
+            names = [target] if node.module else [_module_or_package(target, alias.name) for alias in node.names]
         elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         else:

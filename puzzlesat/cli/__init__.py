@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .. import __version__
+from ..core.version import __version__
 from .supervised import fail_usage, run_reported
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .. import __version__
+from ..core.version import __version__
 from ..core.errors import PuzzlesatError
 from ..core.puzzle import Solution
 from ..core.timing import Deadline, Stopwatch

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .. import __version__
+from ..core.version import __version__
 from ..backends import DEFAULT_BACKEND
 from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.errors import PuzzlesatError

@@ -206,7 +206,7 @@ def _median(samples: list[Sample], phase: str) -> float | None:
 
 def to_json(rows: list[Row], samples: list[Sample]) -> dict[str, Any]:
     """bench.json: the summary rows and every run, led by its schema and puzzlesat's version."""
-    from .. import __version__
+    from ..core.version import __version__
 
     return {"schema": "puzzlesat/bench/1", "version": __version__, "rows": [asdict(r) for r in rows],
             "samples": [{**asdict(s.run), "status": s.status, "times": s.times, "size": s.size,
