@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from ..core.version import __version__
 from ..core.errors import PuzzlesatError
 from ..core.puzzle import Solution
 from ..core.timing import Deadline, Stopwatch
+from ..core.version import __version__
 from ..encoders import get_puzzle
 from ..pipeline.report import Report
 from ..pipeline.request import Request, request

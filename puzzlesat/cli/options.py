@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..core.version import __version__
 from ..backends import DEFAULT_BACKEND
 from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
 from ..core.errors import PuzzlesatError
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.options import quoted
 from ..core.puzzle import Puzzle
+from ..core.version import __version__
 from ..encoders import BUILTIN, FORMULAS, puzzle_names
 from ..pipeline.request import CERTIFY_MODES
 
