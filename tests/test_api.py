@@ -69,14 +69,3 @@ def test_importing_the_package_imports_nothing_else():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "['puzzlesat.core', 'puzzlesat.core.version']\n"  # the version's one line, and its package
 
-
-def test_a_report_keeps_the_times_it_was_made_with():
-    """Report.times aliased the live stopwatch's dictionary, which kept growing after the frozen report
-    was made (issue 45); it is a copy."""
-    from puzzlesat.core.result import Status
-    from puzzlesat.pipeline.report import Report
-
-    times = {"solve": 1.0}
-    report = Report("cnf", "f.cnf", "glucose4", "cnf", Status.SAT, times=times)
-    times["check"] = 2.0
-    assert dict(report.times) == {"solve": 1.0}

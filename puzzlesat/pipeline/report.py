@@ -33,8 +33,6 @@ class Report:
     #: every solution reported (or, for a count, counted) passed the independent checker
     checked: bool = False
     size: Mapping[str, int] = field(default_factory=dict)
-    #: seconds per phase, as they were when the report was made (a copy: the stopwatch it came from
-    #: may go on timing, and a frozen report must not change under its reader)
     times: Mapping[str, float] = field(default_factory=dict)
     #: the backend that answered each solver call; differs from ``backend`` for a portfolio (the winners)
     solved_by: tuple[str, ...] = ()
@@ -60,9 +58,6 @@ class Report:
     parts: Mapping[str, Status] = field(default_factory=dict)
     #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
     draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "times", dict(self.times))
 
     def _repr_svg_(self) -> str | None:
         """Jupyter's rich display: the solution as the SVG picture ``--svg`` writes."""
