@@ -289,7 +289,7 @@ def _times(ratio: float) -> str:
 
 
 def jig_table(lines: list[str]) -> None:
-    from puzzlesat.encoders.jig.exact_cover import count_layouts
+    from puzzlesat.encoders.jig.cover_counting import count_layouts
 
     jig = get_puzzle("jig")
     lines += [f"## Jig counts (total and up to rotation side by side as in `puzzlesat count`, default backend "

@@ -49,7 +49,7 @@ def test_a_numba_that_cannot_start_falls_back_to_python(tmp_path):
     (tmp_path / "numba").mkdir()
     (tmp_path / "numba" / "__init__.py").write_text("raise ImportError('a broken numba')\n")
     script = ("from puzzlesat.encoders.jig.counting import reference_counts\n"
-              "from puzzlesat.encoders.jig.exact_cover import cover_counts\n"
+              "from puzzlesat.encoders.jig.cover_counting import cover_counts\n"
               "from puzzlesat.encoders.jig import PUZZLE\n"
               f"jig = PUZZLE.parse(open({str(ROOT / 'jig' / 'zhurgut_7x7.jig')!r}).read(), 'j')\n"
               "counted = reference_counts(jig, plain_seconds=0)\n"

@@ -32,7 +32,7 @@ CASES = {
             "answer = [len(found), len({rotation_class(instance, a) for a in found})]")),
     # the second count from the rules shares nothing with the reference either
     "jig exact cover": ("jig/matt5x5.jig", ["generate", "reference"],
-                        ("from puzzlesat.encoders.jig.exact_cover import count_layouts\n"
+                        ("from puzzlesat.encoders.jig.cover_counting import count_layouts\n"
                          "answer = [count_layouts(instance), count_layouts(instance, up_to_rotation=True)]")),
     "amphipod": ("aoc/2021-23/example.txt", ["events", "unroll", "smt", "movers", "generate"],
                  ("from puzzlesat.encoders.amphipod.reference import cheapest_plan\n"

@@ -17,7 +17,7 @@ from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.jig import counting
 from puzzlesat.encoders.jig.compiled import Tables, fits
 from puzzlesat.encoders.jig.compiled_cover import jig_links
-from puzzlesat.encoders.jig.exact_cover import cover_counts
+from puzzlesat.encoders.jig.cover_counting import cover_counts
 from puzzlesat.encoders.jig.reference import layouts
 from puzzlesat.encoders.tiling.options import TilingOptions
 

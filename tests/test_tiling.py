@@ -387,7 +387,7 @@ def test_generated_pictures_show_monsters_in_one_orientation(size, seed):
 def test_exact_cover_counts_the_bundled_jigs(name):
     """JigChecker's approach (Algorithm X, coloured edges), square and not, with classes through
     stabilisers, against the counts the instances come with."""
-    from puzzlesat.encoders.jig.exact_cover import count_layouts
+    from puzzlesat.encoders.jig.cover_counting import count_layouts
 
     jig = get_puzzle("jig")
     instance = load(jig, str(INSTANCES / "jig" / f"{name}.jig"))

@@ -100,7 +100,7 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
 
     def other_counts(self) -> dict[str, Callable[[JigInstance, TilingOptions], int]]:
         """JigChecker's exact cover (Algorithm X with coloured edges): a second count from the rules."""
-        from .exact_cover import count_layouts
+        from .cover_counting import count_layouts
 
         return {"exact cover (Algorithm X)":
                 lambda instance, options: count_layouts(instance, bool(options.break_symmetry))}

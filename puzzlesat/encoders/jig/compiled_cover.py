@@ -9,7 +9,7 @@ cover and uncover cost a few nanoseconds a link.
 
 Classes up to rotation are counted in the same pass, by Burnside's lemma: each layout adds the number of
 grid turns that map it onto itself, and the sum divided by the number of turns is the number of classes
-(as :func:`.exact_cover.count_layouts` does). A turn maps a layout onto itself when every option chosen
+(as :func:`.exact_cover.plain_counts` does). A turn maps a layout onto itself when every option chosen
 has its turned option chosen too; ``turned[t, o]`` is option ``o`` turned ``t`` times (-1 where that
 look may not stand in that cell).
 

@@ -19,17 +19,15 @@ The search is Algorithm X with the items kept as dicts of sets (Ali Assaf's form
 with the fewest options left, try each, remove what conflicts (same item; another colour on an edge it
 paints), recurse, restore. Classes up to rotation are counted through stabilisers: a layout's class has
 |G| / |Stab| members, so the number of classes is the sum over layouts of |Stab| / |G| (G: the whole-grid
-turns that keep the grid's shape). A search still running after a quarter second starts again
-compiled where numba is installed (:mod:`.compiled_cover`: Knuth's Algorithm C, dancing links).
+turns that keep the grid's shape). :mod:`.cover_counting` runs this search, and where numba is installed
+starts one still running after a quarter second again compiled (:mod:`.compiled_cover`: Knuth's
+Algorithm C, dancing links), which builds on this module's options: so this module imports neither.
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Hashable, Iterator, Sequence
 from fractions import Fraction
-from functools import lru_cache
 
-from ...core.compiled import PLAIN_SECONDS, CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from .instance import JigInstance, Sides
 
 #: an option: the primary items it covers, and the (secondary item, colour) pairs it paints
@@ -144,35 +142,7 @@ def jig_options(instance: JigInstance) -> tuple[list[Hashable], list[Option], li
     return items, options, meaning
 
 
-def count_layouts(instance: JigInstance, up_to_rotation: bool = False) -> int:
-    """Every layout (or every class of layouts under the whole-grid turns), by exact cover."""
-    layouts, classes = cover_counts(instance)
-    return classes if up_to_rotation else layouts
-
-
-@lru_cache(maxsize=4)
-def cover_counts(instance: JigInstance, workers: int | None = None, plain_seconds: float = PLAIN_SECONDS) -> tuple[int, int]:
-    """(layouts, classes) by the exact cover: in Python, and where numba is installed, a search still
-    running after ``plain_seconds`` (0: compiled from the start) starts again compiled
-    (:mod:`.compiled_cover`, Knuth's Algorithm C) on ``workers`` cores (default: all). Both counts come
-    from one search, kept for the other count's call."""
-    if not compiled_available():
-        return _plain_counts(instance)
-    if plain_seconds > 0:
-        try:
-            with interrupted_after(plain_seconds):
-                return _plain_counts(instance)
-        except TimeIsUp:
-            pass
-    from .compiled_cover import counts
-
-    try:
-        return counts(instance, workers or os.cpu_count() or 1)
-    except CompiledUnusable:  # numba cannot start here: Python to the end
-        return _plain_counts(instance)
-
-
-def _plain_counts(instance: JigInstance) -> tuple[int, int]:
+def plain_counts(instance: JigInstance) -> tuple[int, int]:
     """(layouts, classes) by the pure-Python Algorithm X, each layout's class share by its stabiliser."""
     items, options, meaning = jig_options(instance)
     rows, cols = instance.rows, instance.cols
