@@ -358,3 +358,13 @@ def test_verbose_says_what_the_solver_did(args):
     kissat = subprocess.run([exe, *args[:3], "-v", "-b", "kissat"], capture_output=True, text=True, cwd=INSTANCES.parent)
     assert kissat.returncode == 0 and "solver call" not in kissat.stderr
 
+
+
+def test_help_lists_the_commands_own_options_before_the_puzzles(run_cli):
+    """Every --help listed all puzzles' reading options first (dice's --det-target before --backend,
+    issue 45): the command's own come first, the reading options under a heading of their own."""
+    for command in ("solve", "count", "crosscheck", "export", "decode", "explain"):
+        code, out, _ = run_cli(command, "--help")
+        own, reading = out.index("\nOptions:"), out.index("\nReading options (each puzzle takes its own):")
+        assert code == 0 and own < reading and "--det-target" in out[reading:] and "--det-target" not in out[:reading]
+        assert out[reading:].index("--rows") < out[reading:].index("--det-target")

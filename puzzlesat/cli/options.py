@@ -17,6 +17,7 @@ from ..core.puzzle import Puzzle
 from ..core.version import __version__
 from ..encoders import BUILTIN, FORMULAS, puzzle_names
 from ..pipeline.request import CERTIFY_MODES
+from .grouped_help import ReadingOption
 
 if TYPE_CHECKING:
     from ..pipeline.report import Report
@@ -46,9 +47,9 @@ class PuzzleName(click.Choice[str]):
 
 puzzle_argument = click.argument("puzzle", type=PuzzleName())
 file_argument = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-rows_option = click.option("--rows", type=click.IntRange(min=1), default=None,
+rows_option = click.option("--rows", type=click.IntRange(min=1), default=None, cls=ReadingOption,
                            help="Grid rows, for inputs that do not say (a rectangular jigsaw).")
-cols_option = click.option("--cols", type=click.IntRange(min=1), default=None,
+cols_option = click.option("--cols", type=click.IntRange(min=1), default=None, cls=ReadingOption,
                            help="Grid columns, for inputs that do not say (a rectangular jigsaw).")
 def complete_backends(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of backend names (``--backends``: the last of a comma-separated list): every
@@ -101,13 +102,13 @@ def encoder_options(cardinality: str | None, pb: str | None = None) -> dict[str,
     return {key: value for key, value in chosen.items() if value}
 
 
-unfold_option = click.option("--no-unfold", "unfold", is_flag=True, default=True, flag_value=False,
+unfold_option = click.option("--no-unfold", "unfold", is_flag=True, default=True, flag_value=False, cls=ReadingOption,
                              help="Amphipod: solve the drawing as it is, without the part 2 unfolding.")
 
 
 def _game_option(name: str, text: str) -> Decorator[Any]:
     return click.option(f"--{name.replace('_', '-')}", name, type=click.IntRange(min=1), default=None,
-                        help=f"Dice: {text}.")
+                        cls=ReadingOption, help=f"Dice: {text}.")
 
 
 GAME_OPTIONS = (_game_option("track", "track length (default 10)"),
@@ -121,7 +122,7 @@ GAME_OPTIONS = (_game_option("track", "track length (default 10)"),
 def instance_input(fn: Fn) -> Fn:
     """FILE plus the options that say how to read it (``--rows``/``--cols``, ``--no-unfold``, the dice
     game's parameters); commands receive them as keyword arguments and pass them on with :func:`reading`."""
-    for option in (rows_option, cols_option, unfold_option) + GAME_OPTIONS:
+    for option in reversed((rows_option, cols_option, unfold_option) + GAME_OPTIONS):  # listed in this order
         fn = option(fn)
     return file_argument(fn)
 

@@ -42,6 +42,7 @@ from ..core.supervisor import (
     supervise,
 )
 from ..core.timing import Deadline
+from .grouped_help import format_grouped_options
 from .verbosity import NORMAL, VERBOSE, add_options, phase_printer, take
 
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
@@ -198,6 +199,9 @@ class SupervisedCommand(click.Command):
             ["--max-memory"], type=MemorySize(), default=memory, show_default=format_bytes(memory) if memory else "none",
             help="Memory cap of the command (address space of each of its processes), e.g. 2G; 'none': no cap."))
         add_options(self)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        format_grouped_options(self, ctx, formatter)
 
     def invoke(self, ctx: click.Context) -> Any:
         memory = ctx.params.pop("max_memory")
