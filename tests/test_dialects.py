@@ -98,6 +98,14 @@ def test_a_count_is_over_the_header_variables(run_cli, tmp_path, clause):
     for backend in ("glucose4", "ganak", "d4"):
         code, out, _ = run_cli("count", "cnf", str(path), "-q", "--backend", backend)
         assert (code, out) == (0, "solutions: 512\n"), backend
+    # the same answer on the other surfaces: cubes, the Python API, a cross-check by count
+    assert run_cli("count", "cnf", str(path), "-q", "--cubes", "2", "--executor", "local:2")[1] == "solutions: 512\n"
+    import puzzlesat
+
+    assert puzzlesat.count("cnf", puzzlesat.read("cnf", str(path))).answers == {"solutions": 512}
+    code, out, _ = run_cli("crosscheck", "cnf", str(path), "--count", "--backends", "glucose4,ganak", "--json")
+    report = json.loads(out)
+    assert code == 0 and all(row["answers"] == {"solutions": 512} for row in report["rows"]), report
 
 
 def test_a_huge_header_is_counted_not_held(run_cli, tmp_path):

@@ -108,22 +108,17 @@ def explain_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, options: Any 
     certificates = replay(explanation, certify) + replay_ending(explanation, certify)
     times["replay"] = time.perf_counter() - start
     solution = None
-    if explanation.solved:
+    if explanation.solved or explanation.differing:  # the solution reached, or the two that differ
         encoding = puzzle.encode(instance, "cnf", options)
         if list(encoding.show) != list(facts.cells):
             raise CheckFailed("internal: the facts and the cnf encoding number the cells differently")
         known = [lit for step in explanation.steps for lit in step.forced]
-        solution = puzzle.decode(instance, encoding, CnfModel.from_literals(known, encoding.num_vars))
-        problems = puzzle.check(instance, solution)
-        if problems:
-            raise CheckFailed(f"the explanation's solution breaks the rules: {problems[0]}")
-    elif explanation.differing:  # "not unique": both solutions pass the puzzle's own checker too
-        encoding = puzzle.encode(instance, "cnf", options)
-        known = [lit for step in explanation.steps for lit in step.forced]
-        for differing in explanation.differing:
-            other = puzzle.decode(instance, encoding, CnfModel.from_literals([*known, *differing], encoding.num_vars))
-            problems = puzzle.check(instance, other)
+        claimed = ([("the explanation's solution", ())] if explanation.solved else
+                   [("a solution the explanation gives to show it is not unique", d) for d in explanation.differing])
+        for what, differing in claimed:
+            checked = puzzle.decode(instance, encoding, CnfModel.from_literals([*known, *differing], encoding.num_vars))
+            problems = puzzle.check(instance, checked)
             if problems:
-                raise CheckFailed(f"a solution the explanation gives to show it is not unique breaks the rules: "
-                                  f"{problems[0]}")
+                raise CheckFailed(f"{what} breaks the rules: {problems[0]}")
+            solution = checked if explanation.solved else None
     return Explained(puzzle.name, explanation, solution, certificates, times)

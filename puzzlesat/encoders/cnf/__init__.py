@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from ...core.bundled import located
 from ...core.encoding import Encoding
@@ -34,19 +34,34 @@ REFERENCE_VARIABLES = 16
 
 
 @dataclass(frozen=True)
-class CnfInstance:
+class FileInstance:
+    """A formula file as read (CNF or WCNF): its formula, its name, and what stays on this machine."""
+
     formula: Dimacs
     source: str = ""
-    #: the file's text as read, for the reference's own reader (:mod:`.reference`); not compared, and
-    #: left behind when the instance is pickled to a cluster's worker (which never asks the reference)
+    #: the file's text as read, for the reference's own reader (:mod:`.reference`)
     text: str = field(default="", compare=False, repr=False)
+    #: the file on disk that holds the formula as read (:func:`unchanged_file`), found once when it is
+    #: read; None: stdin, compressed, or not plain DIMACS (:attr:`~puzzlesat.formats.dimacs.Dimacs.plain`)
+    original: str | None = field(default=None, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        return self.__dict__ | {"text": ""}
+        """Pickled to a cluster's worker without the text (it never asks the reference) or the path
+        (which names a file on this machine)."""
+        return self.__dict__ | {"text": "", "original": None}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
+    @classmethod
+    def read(cls, formula: Dimacs, source: str, text: str) -> Self:
+        """The instance of ``text`` read from ``source``: the original file kept only when solvers can be
+        given it (most refuse SATLIB's ``%`` end, CaDiCaL a header that miscounts its clauses)."""
+        return cls(formula, source, text, unchanged_file(source, text) if formula.plain else None)
+
+
+@dataclass(frozen=True)
+class CnfInstance(FileInstance):
     @property
     def shown(self) -> tuple[int, ...]:
         """The variables a solution is told apart by: the declared projection, else all of them (those
@@ -163,7 +178,7 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
     task = Satisfy()
 
     def parse(self, text: str, path: str, **reading: Any) -> CnfInstance:
-        return CnfInstance(parse_dimacs(text, path), path, text)
+        return CnfInstance.read(parse_dimacs(text, path), path, text)
 
     def reading_notes(self, instance: CnfInstance) -> tuple[str, ...]:
         return instance.formula.warnings
@@ -174,10 +189,7 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
         return encoding
 
     def original_file(self, instance: CnfInstance) -> str | None:
-        """The file itself, when it is plain DIMACS (:attr:`~puzzlesat.formats.dimacs.Dimacs.plain`): most
-        solvers refuse SATLIB's ``%`` end and CaDiCaL a header that miscounts its clauses, so those
-        files reach solvers as puzzlesat's copy."""
-        return unchanged_file(instance.source, instance.text) if instance.formula.plain else None
+        return instance.original
 
     def decode(self, instance: CnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> CnfSolution:
         return CnfSolution(file_model(encoding, model, instance.formula.num_vars), instance.shown)

@@ -3,7 +3,7 @@ FILE.wcnf`` proves the least cost with any optimisation method (RC2, SAT descent
 solver) and checks the model against the hard clauses and the cost against the soft ones."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core.encoding import Encoding
@@ -11,9 +11,9 @@ from ...core.errors import PuzzlesatError
 from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
-from ...formats.dimacs import Dimacs, parse_dimacs
+from ...formats.dimacs import parse_dimacs
 from ...pipeline.tasks import Optimize
-from ..cnf import assigns_all, falsified, file_encoding, file_model, reference, require_walkable
+from ..cnf import FileInstance, assigns_all, falsified, file_encoding, file_model, reference, require_walkable
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -22,18 +22,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class WcnfInstance:
-    formula: Dimacs
-    source: str = ""
-    #: the file's text, for the reference's own reader (as :class:`~puzzlesat.encoders.cnf.CnfInstance`)
-    text: str = field(default="", compare=False, repr=False)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return self.__dict__ | {"text": ""}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
+class WcnfInstance(FileInstance):
     def cost(self, literals: tuple[int, ...]) -> int:
         """The weight of the soft clauses ``literals`` break."""
         true = set(literals)
@@ -65,7 +54,7 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
     task = Optimize("rc2")
 
     def parse(self, text: str, path: str, **reading: Any) -> WcnfInstance:
-        return WcnfInstance(parse_dimacs(text, path, weighted=True), path, text)
+        return WcnfInstance.read(parse_dimacs(text, path, weighted=True), path, text)
 
     def reading_notes(self, instance: WcnfInstance) -> tuple[str, ...]:
         return instance.formula.warnings
