@@ -1,11 +1,12 @@
-# Quick start: `make demo` (solves and cross-checks bundled instances of all five puzzles) and `make test` (whole test suite).
+# Quick start: `make demo` (solves and cross-checks bundled instances of all five puzzles) and `make test` (whole test suite);
+# `make docs` builds the documentation site.
 # Both create .venv with Python 3.11+ and install the project into it; nothing else is needed,
 # except the DIMACS solver binaries the round-trip tests use (`make solvers`, apt-get, as root).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test fuzz soak solvers bench bench-family bench-count bench-cluster bench-compare clean
+.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-compare clean
 
 $(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +49,16 @@ test: $(BIN)/puzzlesat solvers
 	$(BIN)/ruff check puzzlesat tests bench examples
 	$(BIN)/mypy
 	PUZZLESAT_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -q -n 2 tests examples/puzzlesat-sudoku/tests
+
+# the documentation site, warnings as errors (docs/conf.py); open docs/_build/html/index.html
+$(VENV)/docs-installed: pyproject.toml $(BIN)/puzzlesat
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $@
+
+docs: $(VENV)/docs-installed
+	rm -rf docs/_build docs/_generated
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
 
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200
 fuzz: $(BIN)/puzzlesat

@@ -32,7 +32,7 @@ JIG = get_puzzle("jig")
 
 
 #: the most cells of a family jig with this many tab types: fewer types make more pieces alike, and
-#: past these sizes most such jigs have more layouts than any enumeration lists (bench/NOTES.md)
+#: past these sizes most such jigs have more layouts than any enumeration lists (docs/design-notes/what-was-tried.md)
 MAX_CELLS = {1: 12, 2: 24, 3: 48, 4: 64}
 
 

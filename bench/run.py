@@ -8,6 +8,7 @@ same run. Encode and solve (first solution + uniqueness proof) are timed separat
 """
 from __future__ import annotations
 
+import os
 import platform
 import statistics
 import subprocess
@@ -538,30 +539,41 @@ def bench_command_table(lines: list[str]) -> None:
     lines += [to_markdown(summarize(run_all(unique, partial(measure, puzzles), 1, 30.0))), ""]
 
 
+def section_name(heading: str) -> str:
+    """A section's name: its heading up to the parenthesis that says how it was measured, so that a
+    section measured again (another date, another count of runs) replaces the old one."""
+    return heading.split(" (", 1)[0]
+
+
+def stamped(table: str) -> str:
+    """``table`` with the date and the machine it was measured on under its heading (BENCHMARKS.md's rule:
+    every figure says when and where it was measured)."""
+    heading, _, rest = table.partition("\n")
+    machine = f"{os.cpu_count()} cores, {platform.machine()}, {platform.system()}, Python {platform.python_version()}"
+    return f"{heading}\n\nMeasured {time.strftime('%Y-%m-%d')} on {machine}.\n{rest}"
+
+
 def replace_section(document: str, table: str) -> str:
-    """``document`` with the section that starts with ``table``'s heading (up to the next heading of the
-    same level) replaced by ``table``; appended when no such section exists yet."""
-    heading = table.split("\n", 1)[0]
+    """``document`` with the section of ``table``'s name (up to the next heading of the same level)
+    replaced by ``table``, stamped; appended when no such section exists yet."""
+    name = section_name(table.split("\n", 1)[0])
     lines = document.split("\n")
-    if heading not in lines:
-        return document.rstrip("\n") + "\n\n" + table
-    start = lines.index(heading)
+    starts = [i for i, line in enumerate(lines) if line.startswith("## ") and section_name(line) == name]
+    if not starts:
+        return document.rstrip("\n") + "\n\n" + stamped(table)
+    start = starts[0]
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[:start] + table.rstrip("\n").split("\n") + [""] + lines[end:])
+    return "\n".join(lines[:start] + stamped(table).rstrip("\n").split("\n") + [""] + lines[end:])
 
 
 def update_benchmarks(tables: list[str]) -> None:
-    """Replace (or add) these sections of BENCHMARKS.md, keeping the others, and close the document with
-    the current bench/NOTES.md (the notes always come last, so new sections land before them)."""
-    target, notes = ROOT / "BENCHMARKS.md", ROOT / "bench" / "NOTES.md"
-    closing = notes.read_text() if notes.exists() else ""
+    """Replace (or add) these sections of BENCHMARKS.md, keeping the others. BENCHMARKS.md holds the
+    current tables only; what was tried, and the figures of its day, is in docs/design-notes/."""
+    target = ROOT / "BENCHMARKS.md"
     document = target.read_text()
-    first = closing.split("\n", 1)[0]
-    if first and first in document:
-        document = document[:document.index(first)]
     for table in tables:
         document = replace_section(document, table)
-    target.write_text(document.rstrip("\n") + "\n\n" + closing)
+    target.write_text(document.rstrip("\n") + "\n")
 
 
 def main() -> None:
@@ -586,13 +598,13 @@ def main() -> None:
         if update:
             update_benchmarks(parts)
         return
+    document = "\n".join(lines)
     for table in tables:
-        table(lines)
+        part: list[str] = []
+        table(part)
+        document = replace_section(document, "\n".join(part))
         print(f"done: {table.__name__}", flush=True)
-    notes = ROOT / "bench" / "NOTES.md"
-    if notes.exists():
-        lines += [notes.read_text()]
-    (ROOT / "BENCHMARKS.md").write_text("\n".join(lines) + "\n")
+    (ROOT / "BENCHMARKS.md").write_text(document.rstrip("\n") + "\n")
 
 
 if __name__ == "__main__":

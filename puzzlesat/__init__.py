@@ -4,12 +4,13 @@ The Python interface: ``read`` an instance, ``solve`` or ``count`` it as the com
 checked report), or ``encode`` it into a PySAT formula over your own ``IDPool``, solve it yourself,
 ``decode`` the model and ``check`` the solution:
 
-    import puzzlesat
-    instance = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
-    report = puzzlesat.solve("aquarium", instance, backend="kissat")
-    report.answers["unique"]   # True: proven by an UNSAT answer
+>>> import puzzlesat
+>>> instance = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+>>> report = puzzlesat.solve("aquarium", instance, backend="kissat")
+>>> report.answers["unique"]  # proven by an UNSAT answer
+True
 
-The package is layered (README, "Architecture"): ``core`` <- ``formats`` <- ``proofs`` <- ``deduction`` <-
+The package is layered (docs/architecture.md): ``core`` <- ``formats`` <- ``proofs`` <- ``deduction`` <-
 ``backends`` <- ``pipeline`` <- ``encoders`` <- ``cli``. Importing it imports nothing else (the functions load on first
 use), so that the command line's start-up pays only for what a command uses.
 """
@@ -21,10 +22,10 @@ from .core.version import __version__
 
 #: the Python interface (:mod:`puzzlesat.api`), imported on first use so that ``import puzzlesat``
 #: (and the command line's start-up) stays light
-_API = ("read", "encode", "decode", "check", "solve", "count", "explain")
+_API = ("read", "encode", "decode", "check", "solve", "count", "explain", "Report", "Explained", "PuzzlesatError")
 
 if TYPE_CHECKING:
-    from .api import check, count, decode, encode, explain, read, solve
+    from .api import Explained, PuzzlesatError, Report, check, count, decode, encode, explain, read, solve
 
 
 def __getattr__(name: str) -> Any:
@@ -41,4 +42,5 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_API))
 
 
-__all__ = ["__version__", "check", "count", "decode", "encode", "explain", "read", "solve"]
+__all__ = ["Explained", "PuzzlesatError", "Report", "__version__", "check", "count", "decode", "encode", "explain",
+           "read", "solve"]

@@ -34,6 +34,8 @@ from .pipeline.steps import load
 from .pipeline.tasks import count as _count
 from .pipeline.tasks import solve as _solve
 
+__all__ = ["Explained", "PuzzlesatError", "Report", "check", "count", "decode", "encode", "explain", "read", "solve"]
+
 if TYPE_CHECKING:
     from .core.encoding import Encoding
     from .core.puzzle import Puzzle, Solution
@@ -72,7 +74,13 @@ class PuzzleWCNF(WCNF, _Decodable):
 
 
 def read(puzzle: str, path: str, /, **reading: Any) -> Any:
-    """The instance in the file at ``path`` (``reading``: ``rows``/``cols``, ``unfold``, dice's game)."""
+    """The instance in the file at ``path``, parsed as ``puzzle`` (``reading``: the puzzle's reading
+    options, e.g. a jigsaw's ``rows``/``cols``, amphipod's ``unfold``, dice's game).
+
+    >>> burrow = puzzlesat.read("amphipod", "instances/aoc/2021-23/example.txt", unfold=False)
+    >>> puzzlesat.solve("amphipod", burrow, backend="glucose4").answers["energy"]
+    12521
+    """
     return load(get_puzzle(puzzle), path, **reading)
 
 
@@ -82,7 +90,15 @@ def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: st
     The encoder takes every variable from ``vpool`` (a new pool when None), as PySAT's encoders do: a
     puzzle variable under its meaning, e.g. ``("fill", 3, 7)``, an auxiliary one as a fresh id, so the
     formula shares a solver with your own clauses without renumbering. The returned object remembers
-    what :func:`decode` needs, and so do its copies."""
+    what :func:`decode` needs, and so do its copies.
+
+    >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    >>> from pysat.formula import IDPool
+    >>> pool = IDPool()
+    >>> formula = puzzlesat.encode("aquarium", grid, vpool=pool)
+    >>> len(formula.clauses), pool.id(("fill", 1, 0))
+    (203, 1)
+    """
     spec = get_puzzle(puzzle)
     pool = vpool if vpool is not None else IDPool()
     built = spec.encode(instance, encoding or spec.encodings[0], spec.options(**options), pool)
@@ -106,7 +122,18 @@ def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: st
 
 def decode(formula: CNF | WCNF, model: list[int]) -> Solution:
     """The solution a model of ``formula`` (from :func:`encode`, or a copy of it) stands for, not yet
-    checked."""
+    checked.
+
+    >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    >>> from pysat.solvers import Solver
+    >>> formula = puzzlesat.encode("aquarium", grid)
+    >>> with Solver(name="cadical195", bootstrap_with=formula) as solver:
+    ...     solver.solve()
+    ...     solution = puzzlesat.decode(formula, solver.get_model())
+    True
+    >>> puzzlesat.check("aquarium", grid, solution)
+    []
+    """
     if not isinstance(formula, _Decodable):
         raise PuzzlesatError("decode() reads formulas made by puzzlesat.encode() (or their copies)")
     spec, instance, built = formula.puzzlesat
@@ -115,14 +142,26 @@ def decode(formula: CNF | WCNF, model: list[int]) -> Solution:
 
 
 def check(puzzle: str, instance: Any, solution: Solution) -> list[str]:
-    """Every rule the solution breaks, as sentences (the independent checker); empty when it is valid."""
+    """Every rule the solution breaks, as sentences (the independent checker); empty when it is valid.
+
+    >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    >>> solution = puzzlesat.solve("aquarium", grid).solution
+    >>> puzzlesat.check("aquarium", grid, solution)
+    []
+    """
     return get_puzzle(puzzle).check(instance, solution)
 
 
 def solve(puzzle: str, instance: Any, backend: str | None = None, encoding: str | None = None,
           timeout: float | None = None, method: str | None = None, certify: str | None = None,
           **options: Any) -> Report:
-    """Solve, check and prove as ``puzzlesat solve`` does; the report's ``solution`` passed the checker."""
+    """Solve, check and prove as ``puzzlesat solve`` does; the report's ``solution`` passed the checker.
+
+    >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    >>> report = puzzlesat.solve("aquarium", grid, backend="kissat")
+    >>> report.status.value, report.answers["unique"], report.checked
+    ('SAT', True, True)
+    """
     return _solve(request(get_puzzle(puzzle), backend, encoding, timeout, method, certify, **options), instance)
 
 
@@ -132,7 +171,13 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
     """Count as ``puzzlesat count`` does: the report's ``answers`` are the counts by label (a tiling's
     ``solutions`` and its classes up to symmetry, dice's universes won by each player), each projected
     on the encoding's shown variables; every solution counted by enumeration passed the checker, and
-    ``counted_by`` says how they were counted."""
+    ``counted_by`` says how they were counted.
+
+    >>> jig = puzzlesat.read("jig", "instances/jig/matt5x5.jig")
+    >>> report = puzzlesat.count("jig", jig, backend="glucose4")
+    >>> dict(report.answers), report.counted_by
+    ({'solutions': 8, 'up_to_rotation': 2}, 'enumeration')
+    """
     spec = get_puzzle(puzzle)
     return _count(request(spec, backend, encoding, timeout, None, certify, **options), instance, listing=listing,
                   limit=limit)
@@ -141,5 +186,11 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
 def explain(puzzle: str, instance: Any, certify: bool = False) -> Explained:
     """Explain as ``puzzlesat explain`` does: the steps from nothing known to the solution (each the facts
     it uses and the cells they force), every step replayed, the solution checked; ``explanation.solved``
-    is False for a puzzle with no solution (``conflict``) or several (``differing``)."""
+    is False for a puzzle with no solution (``conflict``) or several (``differing``).
+
+    >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    >>> explained = puzzlesat.explain("aquarium", grid)
+    >>> explained.explanation.difficulty
+    {'steps': 10, 'widest': 1}
+    """
     return explain_instance(get_puzzle(puzzle), instance, certify=certify)

@@ -1,8 +1,7 @@
-"""The Python interface (puzzlesat/api.py): the README's example runs as written, formulas share the
-caller's IDPool and decode back, and importing the package stays light."""
+"""The Python interface (puzzlesat/api.py): formulas share the caller's IDPool and decode back, and
+importing the package stays light (the examples of README and docs/python.md run in test_examples.py)."""
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,15 +13,6 @@ from .conftest import INSTANCES
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt")
-
-
-def test_the_readme_example_runs(monkeypatch, capsys):
-    readme = (ROOT / "README.md").read_text()
-    example = re.search(r"### From Python\n\n```python\n(.*?)```", readme, re.S)
-    assert example is not None and len(example.group(1).strip().splitlines()) == 5
-    monkeypatch.chdir(ROOT)
-    exec(compile(example.group(1), "README.md", "exec"), {})
-    assert capsys.readouterr().out == "SAT True pysat:kissat404\n"
 
 
 def test_encode_shares_the_callers_pool_and_decodes_back():
@@ -69,3 +59,18 @@ def test_importing_the_package_imports_nothing_else():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "['puzzlesat.core', 'puzzlesat.core.version']\n"  # the version's one line, and its package
 
+
+
+def test_reports_and_explanations_display_themselves_in_a_notebook():
+    """Jupyter's rich display: the answers as an HTML table (escaped), then the picture --svg draws."""
+    instance = puzzlesat.read("aquarium", SMALL)
+    shown = puzzlesat.solve("aquarium", instance)._repr_html_()
+    assert "<table>" in shown and "<th style='text-align:left'>unique</th>" in shown and "<svg" in shown
+    counted = puzzlesat.count("jig", puzzlesat.read("jig", str(INSTANCES / "jig" / "matt5x5.jig")), backend="glucose4")
+    assert "solutions" in counted._repr_html_() and "counted by" in counted._repr_html_()
+    explained = puzzlesat.explain("aquarium", instance)._repr_html_()
+    assert "step 1:" in explained and "<svg" in explained and "steps" in explained
+    from puzzlesat.pipeline.report import html_table
+
+    escaped = html_table("<x>", [("a&b", "<script>")])
+    assert "&lt;x&gt;" in escaped and "a&amp;b" in escaped and "&lt;script&gt;" in escaped and "<script>" not in escaped

@@ -57,7 +57,7 @@ def unsolvable_jig(tmp_path: Path) -> str:
 # --- exit codes ------------------------------------------------------------------------------------
 
 def test_exit_codes(tmp_path, scratch):
-    """The README's table: solved 0, no solution 1, bad input 2, time limit 4, out of memory 5,
+    """The table of docs/limits.md: solved 0, no solution 1, bad input 2, time limit 4, out of memory 5,
     disk full 6 (interrupted 130 and terminated 143 below; broken pipe 141 in its own test)."""
     assert run("solve", "aquarium", SMALL, tmp=scratch)[0] == 0
     assert run("solve", "jig", unsolvable_jig(tmp_path), tmp=scratch)[0] == 1

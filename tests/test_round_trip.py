@@ -159,7 +159,7 @@ def _approxmc(clauses: list[list[int]], show: list[int]) -> int:
 
 
 APPROXMC_UNDERCOUNTS = pytest.mark.xfail(strict=True, reason=(
-    "pyapproxmc 4.4.0 counts 1 where enumeration with three SAT solvers and Ganak count 2 (bench/NOTES.md)"))
+    "pyapproxmc 4.4.0 counts 1 where enumeration with three SAT solvers and Ganak count 2 (docs/design-notes/what-was-tried.md)"))
 
 
 @pytest.mark.parametrize("counter,extra,expected", [

@@ -6,7 +6,7 @@ dice and targets, a formula past the reference's size), each surface that applie
 the command line's ``solve`` and ``count`` give: the Python API, API encode -> the caller's own PySAT
 solver -> decode, crosscheck (local, and in parallel on local processes), bench, ``count --cubes``, and
 export -> a solver nobody here wrote -> decode. A surface that does not apply refuses in one line, and
-README's table of what works where is this test's table.
+The table of what works where in docs/getting-started.md is this test's table.
 """
 from __future__ import annotations
 
@@ -84,13 +84,13 @@ CASES = {
 }
 
 
-# ----- the table in README ------------------------------------------------------------------------
+# ----- the table in docs/getting-started.md -------------------------------------------------------
 
 def readme_table() -> dict[str, dict[str, bool]]:
-    """surface -> puzzle -> whether README says it works."""
-    text = (ROOT / "README.md").read_text()
+    """surface -> puzzle -> whether docs/getting-started.md says it works."""
+    text = (ROOT / "docs" / "getting-started.md").read_text()
     block = re.search(r"\| surface \| (.*?) \|\n\|[-|]+\n((?:\|.*\|\n)+)", text)
-    assert block, "README has its table of what works where"
+    assert block, "docs/getting-started.md has its table of what works where"
     puzzles = [name.strip() for name in block.group(1).split("|")]
     table = {}
     for line in block.group(2).splitlines():

@@ -22,7 +22,15 @@ EXIT_MEMORY_UNSAID = 105
 
 
 class PuzzlesatError(Exception):
-    """Base class of all expected, user-facing failures: bad input, bad options, a failing solver."""
+    """Base class of all expected, user-facing failures: bad input, bad options, a failing solver. Its
+    message is one line; ``exit_code`` is the command line's exit code for it.
+
+    >>> try:
+    ...     puzzlesat.read("aquarium", "no-such-file.txt")
+    ... except puzzlesat.PuzzlesatError as error:
+    ...     print(error, error.exit_code)
+    no-such-file.txt: no such file 2
+    """
 
     exit_code = EXIT_BAD_INPUT
 

@@ -13,7 +13,7 @@ from ..deduction import Explanation, Facts
 from ..deduction.replay import replay, replay_ending
 from ..deduction.search import explain
 from ..proofs.certificate import Certificate
-from .report import solution_warnings
+from .report import html_table, solution_warnings
 
 
 @dataclass
@@ -33,7 +33,19 @@ class Explained:
         sea monsters), as ``solve`` says it."""
         return solution_warnings(self.solution)
 
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: the difficulty and every step as text, then the steps' picture."""
+        from html import escape
+
+        from ..deduction.picture import steps_picture
+        from ..formats.picture import to_svg
+
+        table = html_table(f"{self.puzzle}: {'solved' if self.explanation.solved else 'not solved'}",
+                           list(self.explanation.difficulty.items()))
+        return f"{table}<pre>{escape(self.render())}</pre>{to_svg(steps_picture(self.explanation))}"
+
     def to_json(self) -> dict[str, Any]:
+        """The explanation as ``explain --json`` prints it (schema docs/schemas/explain-1.json)."""
         facts = self.explanation.facts
         def fixed(literal: int) -> dict[str, Any]:
             return {"cells": [list(cell) for cell in facts.cells[abs(literal)]], "value": facts.values[literal > 0]}

@@ -67,6 +67,14 @@ class Report:
 
         return to_svg(self.draw(self.solution))
 
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: the status, the backend and the answers as a table, then the picture."""
+        rows = [("status", self.status.value), ("backend", self.backend), *self.answers.items(),
+                ("checked", "yes" if self.checked else "no")]
+        if self.counted_by:
+            rows.append(("counted by", self.counted_by))
+        return html_table(f"{self.puzzle} {self.source}", rows) + (self._repr_svg_() or "")
+
     def to_json(self) -> dict[str, Any]:
         """The report as ``--json`` prints it (a count adds ``method`` and ``complete``)."""
         out: dict[str, Any] = {
@@ -128,6 +136,15 @@ class Claims:
     def merge(self, certificates: Mapping[str, Certificate | None]) -> None:
         """Claims certified elsewhere (a forked child), already with their times."""
         self.certificates.update(certificates)
+
+
+def html_table(caption: str, rows: list[tuple[str, Any]]) -> str:
+    """A caption and label/value rows as an HTML table, every text escaped (notebook displays)."""
+    from html import escape
+
+    cells = "".join(f"<tr><th style='text-align:left'>{escape(str(label))}</th><td style='text-align:left'>"
+                    f"{escape(str(value))}</td></tr>" for label, value in rows)
+    return f"<table><caption>{escape(caption)}</caption>{cells}</table>"
 
 
 def solution_warnings(solution: Solution | None) -> list[str]:

@@ -1,0 +1,75 @@
+"""Sphinx configuration of puzzlesat's documentation site (``make docs``).
+
+Why Sphinx (with MyST, sphinx-click and myst-nb) rather than MkDocs: the pages stay Markdown, the API
+reference comes from the docstrings by autodoc (PySAT's own site is Sphinx, so its objects link the
+same way), sphinx-click renders the click commands as they are, and myst-nb executes the notebook page
+with the same Python the tests use. ``-W`` turns every warning into an error, so a stale
+cross-reference, a missing page or a notebook cell that raises fails the build.
+
+The pictures the pages show are made by the build (:func:`make_pictures`), by the command line itself.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from puzzlesat import __version__
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+
+project = "puzzlesat"
+author = "The puzzlesat developers"
+release = version = __version__
+copyright = "the puzzlesat developers, MIT licence"
+
+extensions = [
+    "myst_nb",  # Markdown pages (MyST) and the executed notebook page
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",
+    "sphinx_click",
+]
+source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "puzzles.md"]  # puzzles.md: included by each puzzle's page
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+# the design notes are a record kept as it was written (headings jump levels in places)
+suppress_warnings = ["myst.header"]
+
+nb_execution_mode = "force"
+nb_execution_raise_on_error = True
+nb_execution_timeout = 300
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True}
+
+html_theme = "furo"
+html_title = f"puzzlesat {version}"
+html_static_path: list[str] = []
+
+
+def make_pictures() -> None:
+    """The pictures the pages show, drawn by the installed command line from bundled instances (so a
+    change of the drawing code shows on the site at the next build)."""
+    out = DOCS / "_generated"
+    out.mkdir(exist_ok=True)
+    puzzlesat = str(Path(sys.executable).parent / "puzzlesat")
+    runs = {
+        "aquarium.svg": ["solve", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt"],
+        "jigsaw.svg": ["solve", "jigsaw", "instances/aoc/2020-20/example.txt"],
+        "jig.svg": ["solve", "jig", "instances/jig/matt5x5.jig"],
+        "amphipod.svg": ["solve", "amphipod", "instances/aoc/2021-23/example.txt", "--backend", "glucose4"],
+        "dice.svg": ["solve", "dice", "instances/aoc/2021-21/example.txt"],
+        "explain-aquarium.svg": ["explain", "aquarium", "instances/aquarium/pa-6x6-hard-1001841.txt"],
+    }
+    for name, args in runs.items():
+        target = out / name
+        subprocess.run([puzzlesat, *args, "--quiet", "--svg", str(target)], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+
+
+def setup(app: object) -> None:
+    make_pictures()
