@@ -525,10 +525,10 @@ def dice_process_table(lines: list[str]) -> None:
 def bench_command_table(lines: list[str]) -> None:
     """What `puzzlesat bench` measures on every bundled instance: the reference and each puzzle's default
     backend, then a few more backends on aquarium and jigsaw (3 runs each, 30 s limit per run)."""
-    from puzzlesat.encoders import BUILTIN
+    from puzzlesat.encoders import builtin_names
     from puzzlesat.pipeline.bench import measure, plan, run_all, summarize, to_markdown
 
-    puzzles = {name: get_puzzle(name) for name in BUILTIN}
+    puzzles = {name: get_puzzle(name) for name in builtin_names() if get_puzzle(name).bundled}
 
     lines += ["## `puzzlesat bench` on every bundled instance (median of 3, limit 30 s per run)", "",
               "The same table as `puzzlesat bench --markdown`; total includes parse, decode and check.", ""]

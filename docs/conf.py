@@ -32,7 +32,7 @@ extensions = [
     "sphinx_click",
 ]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "puzzles.md"]  # puzzles.md: included by each puzzle's page
+exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store", "puzzles.md"]  # puzzles.md: included by each puzzle's page
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 # the design notes are a record kept as it was written (headings jump levels in places)
@@ -71,5 +71,29 @@ def make_pictures() -> None:
                        stdout=subprocess.DEVNULL)
 
 
+def option_tables() -> None:
+    """Each built-in puzzle's declared options (core/declared.py) as the Markdown its page includes: the
+    same declarations the command line builds its flags from."""
+    from puzzlesat.encoders import builtin_names, get_puzzle
+
+    out = DOCS / "_generated"
+    out.mkdir(exist_ok=True)
+    for name in builtin_names():
+        puzzle = get_puzzle(name)
+        sections = [("Reading options (every command that reads a file)", puzzle.reading_options),
+                    ("Formula options (`export` and `decode`)", puzzle.formula_options),
+                    (f"`puzzlesat generate {name}`", puzzle.generator.parameters if puzzle.generator else ())]
+        lines = []
+        for title, options in sections:
+            if options:
+                lines += [f"**{title}**", "", "| option | type | default | what it does |", "|---|---|---|---|"]
+                lines += [f"| `{option.spelling}` | {option.type.__name__} | "
+                          f"{'' if option.default is None or option.type is bool else option.default} | "
+                          f"{option.help.replace('|', '/')} |" for option in options]
+                lines.append("")
+        (out / f"options-{name}.md").write_text("\n".join(lines) or "This puzzle takes no options of its own.\n")
+
+
 def setup(app: object) -> None:
     make_pictures()
+    option_tables()

@@ -292,7 +292,7 @@ def test_conventions_of_a_click_cli(tmp_path):
     assert not bare.stderr
     missing = subprocess.run([exe, "solve"], capture_output=True, text=True)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "\\x09" not in missing.stderr
-    assert "Choose from: aquarium, jigsaw" in missing.stderr
+    assert "Choose from: amphipod, aquarium, cnf, dice, jig, jigsaw, wcnf" in missing.stderr
     env = dict(os.environ, COMP_WORDS="puzzlesat crosscheck aquarium x --backends cadical,kiss", COMP_CWORD="5",
                _PUZZLESAT_COMPLETE="bash_complete")
     completed = subprocess.run([exe], capture_output=True, text=True, env=env)
@@ -362,9 +362,18 @@ def test_verbose_says_what_the_solver_did(args):
 
 def test_help_lists_the_commands_own_options_before_the_puzzles(run_cli):
     """Every --help listed all puzzles' reading options first (dice's --det-target before --backend,
-    issue 45): the command's own come first, the reading options under a heading of their own."""
+    issue 45): the command's own come first, and the named puzzle's declared options under a heading of
+    their own; without a puzzle, --help says where they are and lists no puzzle's."""
     for command in ("solve", "count", "crosscheck", "export", "decode", "explain"):
+        code, out, _ = run_cli(command, "dice", "--help")
+        own, puzzle = out.index("\nOptions:"), out.index("\nOptions of dice:")
+        assert code == 0 and own < puzzle and "--det-target" in out[puzzle:] and "--det-target" not in out[:puzzle]
+        assert "--rows" not in out  # jigsaw's
+        code, out, _ = run_cli(command, "jigsaw", "--help")
+        assert code == 0 and "--rows" in out[out.index("\nOptions of jigsaw:"):] and "--det-target" not in out
         code, out, _ = run_cli(command, "--help")
-        own, reading = out.index("\nOptions:"), out.index("\nReading options (each puzzle takes its own):")
-        assert code == 0 and own < reading and "--det-target" in out[reading:] and "--det-target" not in out[:reading]
-        assert out[reading:].index("--rows") < out[reading:].index("--det-target")
+        assert code == 0 and "--det-target" not in out and f"'puzzlesat {command} PUZZLE --help'" in " ".join(out.split())
+    code, out, _ = run_cli("export", "dice", "--help")
+    assert "--player" in out[out.index("\nOptions of dice:"):]
+    code, out, _ = run_cli("solve", "dice", "--help")
+    assert "--player" not in out  # a formula option: export and decode only

@@ -58,7 +58,8 @@ def test_every_command_example_is_run_or_says_why_not():
                  for block in blocks(page)
                  if block.info not in {"console", "pycon"} and not block.info.startswith("{")
                  and not block.marked_not_run
-                 and ("puzzlesat " in block.body or "import puzzlesat" in block.body)]
+                 and any(line.strip().startswith(("puzzlesat ", "$ puzzlesat", "import puzzlesat"))
+                         for line in block.body.splitlines())]
     assert unchecked == []
 
 

@@ -271,6 +271,25 @@ def test_plain_code_is_let_go_on_while_it_says_it_ends_soon():
         time.sleep(0.05)  # let go on to the end
 
 
+def test_time_is_up_again_where_it_was_swallowed():
+    """The signal can land in code that swallows what its handler raises (a garbage-collector callback:
+    hypothesis installs one, and the test run showed "Exception ignored ... TimeIsUp"): the plain code then
+    ran on to its end, never handing over. The timer now asks again, so the next signal gets through."""
+    swallowed = []
+    start = time.perf_counter()
+    with pytest.raises(plain_then_compiled.TimeIsUp):
+        with plain_then_compiled.interrupted_after(0.01):
+            while time.perf_counter() - start < 5:
+                try:
+                    while time.perf_counter() - start < 5:
+                        pass
+                except plain_then_compiled.TimeIsUp:
+                    if swallowed:
+                        raise
+                    swallowed.append(time.perf_counter())  # as a gc callback's caller would
+    assert swallowed and time.perf_counter() - start < 5
+
+
 def test_without_numba_the_python_core_checks(tmp_path):
     """A plain install (no `fast` extra): every check runs in pure Python, however long it takes."""
     (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['numba'] = None\n")

@@ -72,5 +72,5 @@ COMMANDS = {
     "explain": ("explain", "Explain FILE's solution step by step, in puzzle terms, each step checked."),
     "export": ("export", "Write the encoding of FILE for an external solver, with a variable map."),
     "generate": ("generate", "Generate puzzle instances."),
-    "solve": ("solve", "Solve FILE, check the solution independently, and (aquarium) prove it unique."),
+    "solve": ("solve", "Solve FILE, check the solution independently, and prove it unique where it should be."),
 }

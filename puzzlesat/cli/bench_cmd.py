@@ -10,9 +10,8 @@ import click
 
 from ..core.errors import PuzzlesatError
 from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
-from ..encoders import BUILTIN, get_puzzle
+from ..encoders import get_puzzle, puzzle_names
 from ..pipeline.bench import (
-    BUNDLED,
     Row,
     measure,
     plan,
@@ -28,14 +27,26 @@ from .options import PuzzleName, backend_list, complete_backends, format_seconds
 from .supervised import SupervisedCommand, escaped
 
 
+def bundled_puzzles() -> list[str]:
+    """The puzzles that bundle instances (each declares where), built-in or plug-in: bench's default."""
+    names = []
+    for name in puzzle_names():
+        try:
+            if get_puzzle(name).bundled is not None:
+                names.append(name)
+        except PuzzlesatError:  # a plug-in that does not load is not benchmarked by default
+            continue
+    return names
+
+
 @click.command("bench", cls=SupervisedCommand, deadline=None, inputs=(), progress=False)
 @click.option("--puzzle", type=PuzzleName(), default=None,
-              help="Only this puzzle (default: the five with bundled instances); cnf, wcnf and plug-in puzzles "
-                   "need --instances.")
+              help="Only this puzzle (default: every puzzle with bundled instances); one without them needs "
+                   "--instances.")
 @click.option("--backends", default=None, shell_complete=complete_backends,
               help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
                    "backend); the reference always runs, and is a SKIPPED row where it refuses an instance by design "
-                   "(cnf and wcnf: more than 16 variables).")
+                   "(a formula file's of more than 16 variables).")
 @click.option("--instances", "directory", type=click.Path(file_okay=False), default=None,
               help="Directory of instance files (needs --puzzle; default: the bundled instances).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -67,14 +78,14 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     """
     if directory and not puzzle:
         raise PuzzlesatError("--instances needs --puzzle (which puzzle the files are)")
-    if puzzle and puzzle not in BUNDLED and not directory:
+    if puzzle and get_puzzle(puzzle).bundled is None and not directory:
         suffix = get_puzzle(puzzle).instance_suffix
         raise PuzzlesatError(f"--puzzle {puzzle} needs --instances DIR (a directory of {suffix} files)")
     # the outputs' places are checked before the runs, so that no result is lost at the end
     check_writable(out)
     if plot_path:
         check_writable(str(Path(plot_path).parent))
-    puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else BUILTIN)}
+    puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else bundled_puzzles())}
     runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
     engine = None
     if executor is not None:  # local and local:N are this machine's runner (local:N = --jobs N)

@@ -16,6 +16,7 @@ from ..pipeline.report import Report
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
 from ..pipeline.tasks import Cubing, count
+from .declared import PuzzleCommand, reading_given
 from .options import (
     backend_option,
     certified_note,
@@ -28,14 +29,12 @@ from .options import (
     instance_input,
     json_option,
     puzzle_argument,
-    reading,
     timeout_option,
 )
-from .supervised import SupervisedCommand
 from .verbosity import QUIET, level, note
 
 
-@click.command("count", cls=SupervisedCommand)
+@click.command("count", cls=PuzzleCommand)
 @common(puzzle_argument, instance_input, backend_option, cnf_options, timeout_option, json_option)
 @certify_option
 @click.option("--list", "list_all", is_flag=True, help="Print every solution.")
@@ -65,7 +64,6 @@ def command(
     jsonl: bool,
     cubes: str | None,
     executor: str | None,
-    **read: Any,
 ) -> None:
     """Count all solutions of FILE (tiling puzzles: also up to the grid's symmetries; dice: the universes
     each player wins), by enumeration or with an exact counter (--backend ganak). With no --backend, the
@@ -80,7 +78,7 @@ def command(
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    instance = load(spec, file, watch, **reading(read))
+    instance = load(spec, file, watch, **reading_given(spec))
     counting = request(spec, backend, None, timeout, certify=certify, **encoder_options(cardinality, pb))
     if executor is not None and cubes is None:
         raise PuzzlesatError("--executor runs the cubes of --cubes: give --cubes DEPTH too")

@@ -21,6 +21,7 @@ from ..pipeline.crosscheck import (
 )
 from ..pipeline.request import request
 from ..pipeline.steps import load
+from .declared import PuzzleCommand, reading_given
 from .options import (
     backend_list,
     certify_option,
@@ -33,13 +34,12 @@ from .options import (
     instance_input,
     json_option,
     puzzle_argument,
-    reading,
 )
-from .supervised import SupervisedCommand, escaped
+from .supervised import escaped
 from .verbosity import note
 
 
-@click.command("crosscheck", cls=SupervisedCommand, deadline=None, progress=False)
+@click.command("crosscheck", cls=PuzzleCommand, deadline=None, progress=False)
 @common(puzzle_argument, instance_input)
 @click.option(
     "--backends", default=None, shell_complete=complete_backends,
@@ -50,7 +50,7 @@ from .verbosity import note
     "by_count",
     is_flag=True,
     help="Compare solution counts (total and per symmetry class) instead of one solution; "
-    "always on for jig, whose solutions are not unique.",
+    "always on for a puzzle whose solutions are not unique.",
 )
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_METHOD_LIMIT,
               show_default=True, help="Time limit of each method in seconds (past it: a TIMEOUT row).")
@@ -74,7 +74,6 @@ def command(
     pb: str | None,
     as_json: bool,
     certify: str | None,
-    **read: Any,
 ) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
 
@@ -92,7 +91,7 @@ def command(
       puzzlesat crosscheck aquarium instances/aquarium/pa-10x10-hard-2865115.txt --certify
     """
     spec = get_puzzle(puzzle)
-    instance = load(spec, file, None, **reading(read))
+    instance = load(spec, file, None, **reading_given(spec))
     names = backend_list(backends) if backends else spec.task.crosscheck_backends(spec)
     if certify == "strict" and not backends:  # of the defaults, the ones that can prove
         names = [name for name in names if Capability.PROOF in get_backend(name).capabilities]

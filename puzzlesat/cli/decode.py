@@ -19,7 +19,8 @@ from ..formats.dimacs import violated_clause
 from ..formats.varmap import formula_digest, read_variable_map, sha256
 from ..pipeline.report import Report
 from ..pipeline.steps import check_reading, checked_solution, load
-from .export import export_options, exported_kind, player_option, symmetry_option
+from .declared import PuzzleCommand, formula_given, reading_given
+from .export import export_options, exported_kind
 from .options import (
     check_picture_outputs,
     cnf_options,
@@ -30,22 +31,19 @@ from .options import (
     json_option,
     picture_options,
     puzzle_argument,
-    reading,
     timeout_option,
     write_pictures,
 )
-from .supervised import SupervisedCommand
 from .verbosity import note
 
 
 def mapped_encoding(spec: Puzzle[Any, Any, Any], file: str, map_path: str, watch: Stopwatch,
-                    read: dict[str, Any]) -> tuple[Any, Encoding]:
+                    given: dict[str, Any]) -> tuple[Any, Encoding]:
     """The instance and the formula an export's variable map pins, rebuilt; a model of another
     instance, or a formula this version builds differently, is refused in one line."""
     varmap = read_variable_map(read_text(map_path), map_path)
     if varmap.puzzle != spec.name:
         raise PuzzlesatError(f"{map_path}: the export is of a {varmap.puzzle} puzzle, not {spec.name}")
-    given = reading(read)
     if given and given != varmap.reading:
         raise PuzzlesatError(f"{map_path}: the export was read with {varmap.reading or 'no options'}, not {given}")
     text = read_text(file, spec.max_input_bytes)
@@ -108,7 +106,7 @@ def smt_model(encoding: Encoding, answer: Answer, path: str) -> SmtModel:
     return SmtModel(solver.model())
 
 
-@click.command("decode", cls=SupervisedCommand, inputs=("file", "model_path", "map_path"))
+@click.command("decode", cls=PuzzleCommand, formula=True, inputs=("file", "model_path", "map_path"))
 @common(puzzle_argument, instance_input)
 @click.option(
     "--model",
@@ -122,8 +120,6 @@ def smt_model(encoding: Encoding, answer: Answer, path: str) -> SmtModel:
               help="The variable map the export wrote (OUT.vars.json): decode then takes the encoding and its "
                    "options from it, and refuses a model of another instance or encoding.")
 @encoding_option
-@player_option
-@symmetry_option
 @cnf_options
 @json_option
 @picture_options
@@ -134,18 +130,15 @@ def command(
     model_path: str,
     map_path: str | None,
     kind: str | None,
-    player: int,
-    break_symmetry: bool,
     cardinality: str | None,
     pb: str | None,
     as_json: bool,
     png: str | None,
     svg: str | None,
     timeout: Deadline,
-    **read: Any,
 ) -> None:
     """Decode a solver's answer to the export of FILE, and check it. With --map the export's own choices
-    are used; without it, give the export's options again (--encoding, --player, --cardinality, ...).
+    are used; without it, give the export's options again (--encoding, --cardinality, the puzzle's own).
 
     For amphipod a model of the DIMACS export is a legal plan, checked, but not proven cheapest; a
     MaxSAT solver's answer to --format wcnf is checked against its cost line. For dice a model is one
@@ -159,16 +152,16 @@ def command(
     check_picture_outputs(png, svg)
     watch = Stopwatch()
     if map_path is not None:
-        if kind or cardinality or pb or break_symmetry or player != 1:
-            raise PuzzlesatError("--map carries the encoding and its options: drop --encoding, --player, "
-                                 "--break-symmetry, --cardinality and --pb")
-        instance, encoding = mapped_encoding(spec, file, map_path, watch, read)
+        formula = [option.spelling for option in spec.formula_options if option.target in formula_given(spec)]
+        if kind or cardinality or pb or formula:
+            raise PuzzlesatError("--map carries the encoding and its options: drop "
+                                 + ", ".join(["--encoding", *formula, "--cardinality", "--pb"]))
+        instance, encoding = mapped_encoding(spec, file, map_path, watch, reading_given(spec))
     else:
-        instance = load(spec, file, watch, **reading(read))
+        instance = load(spec, file, watch, **reading_given(spec))
         with watch.phase("encode"):
             chosen = exported_kind(spec, "dimacs" if kind is None or spec.formula_kind(kind) == "cnf" else "smt2", kind)
-            encoding = spec.encode(instance, chosen, export_options(spec, "dimacs", player, cardinality, pb,
-                                                                   break_symmetry))
+            encoding = spec.encode(instance, chosen, export_options(spec, "dimacs", cardinality, pb))
     with watch.phase("parse"):
         answer = read_answer(read_text(model_path), model_path)
     found = answer.status in (Status.SAT, Status.OPTIMAL)

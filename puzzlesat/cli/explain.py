@@ -1,8 +1,6 @@
 """``puzzlesat explain``: why the solution is the solution, step by step, each step replayed and checked."""
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from ..core.files import write_bytes_atomic, write_text_atomic
@@ -13,6 +11,7 @@ from ..encoders import get_puzzle
 from ..formats.picture import to_png, to_svg
 from ..pipeline.explaining import explain_instance
 from ..pipeline.steps import load
+from .declared import PuzzleCommand, reading_given
 from .options import (
     check_picture_outputs,
     common,
@@ -20,13 +19,11 @@ from .options import (
     instance_input,
     json_option,
     puzzle_argument,
-    reading,
     timeout_option,
 )
-from .supervised import SupervisedCommand
 
 
-@click.command("explain", cls=SupervisedCommand, inputs=("file",))
+@click.command("explain", cls=PuzzleCommand, inputs=("file",))
 @common(puzzle_argument, instance_input)
 @json_option
 @click.option("--svg", type=click.Path(dir_okay=False), default=None,
@@ -36,7 +33,7 @@ from .supervised import SupervisedCommand
               help="Back every step's UNSAT answers with DRAT proofs, checked by puzzlesat's own checker.")
 @timeout_option
 def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | None, certify: bool,
-            timeout: Deadline, **read: Any) -> None:
+            timeout: Deadline) -> None:
     """Explain FILE's solution (aquarium, jigsaw, jig): steps from the empty grid to the solution, each
     fixing cells by the fewest puzzle facts that force them ("row 3 count", "region 7 fills level by
     level", "r2c3 and r2c4 fit"), found as small unsatisfiable cores over the facts the encoder labels.
@@ -57,7 +54,7 @@ def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | N
     """
     spec = get_puzzle(puzzle)
     check_picture_outputs(png, svg)
-    instance = load(spec, file, None, **reading(read))
+    instance = load(spec, file, None, **reading_given(spec))
     report_phase("explain")  # what a limit that strikes from here on names (it said 'parse')
     explained = explain_instance(spec, instance, certify=certify)
     if png or svg:

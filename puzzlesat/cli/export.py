@@ -17,6 +17,7 @@ from ..formats.dimacs import to_dimacs, to_mcc, to_wcnf
 from ..formats.smt2 import to_smt2
 from ..formats.varmap import variable_map_json
 from ..pipeline.steps import load
+from .declared import PuzzleCommand, formula_given, reading_given
 from .options import (
     cnf_options,
     common,
@@ -24,10 +25,8 @@ from .options import (
     encoding_option,
     instance_input,
     puzzle_argument,
-    reading,
     timeout_option,
 )
-from .supervised import SupervisedCommand
 from .verbosity import note
 
 #: export formats -> the formula kind they carry
@@ -45,15 +44,12 @@ def exported_kind(spec: Puzzle[Any, Any, Any], fmt: str, kind: str | None) -> st
     return kind
 
 
-def export_options(spec: Puzzle[Any, Any, Any], fmt: str, player: int, cardinality: str | None,
-                   pb: str | None, break_symmetry: bool) -> EncoderOptions:
-    """Encoder options of an export (and of a decode without a variable map)."""
+def export_options(spec: Puzzle[Any, Any, Any], fmt: str, cardinality: str | None, pb: str | None) -> EncoderOptions:
+    """Encoder options of an export (and of a decode without a variable map): the CNF's counting
+    encodings, and the formula options the puzzle declares (which formula: dice's player, a tiling's
+    symmetry breaking) as the command line gave them."""
     options = encoder_options(cardinality, pb) if FORMATS[fmt] == "cnf" else {}
-    if "player" in spec.task.options:  # dice: whose winning universes the formula describes
-        options["winner"] = player - 1
-    if break_symmetry:
-        options["break_symmetry"] = True
-    chosen: EncoderOptions = spec.options(**options)
+    chosen: EncoderOptions = spec.options(**options, **formula_given(spec))
     return chosen
 
 
@@ -66,14 +62,7 @@ def formatted(fmt: str, encoding: Encoding, title: str) -> str:
     return to_mcc(encoding, title, export=True) if fmt == "mcc" else to_dimacs(encoding, title, export=True)
 
 
-player_option = click.option("--player", type=click.IntRange(1, 2), default=1, show_default=True,
-                             help="Dice: whose winning universes the counting formula describes.")
-symmetry_option = click.option("--break-symmetry", is_flag=True,
-                               help="Jigsaw, jig: one solution per symmetry class of the grid (default: every "
-                                    "solution, so a model counter gives the full count).")
-
-
-@click.command("export", cls=SupervisedCommand)
+@click.command("export", cls=PuzzleCommand, formula=True)
 @common(puzzle_argument, instance_input)
 @click.option(
     "-o",
@@ -83,11 +72,9 @@ symmetry_option = click.option("--break-symmetry", is_flag=True,
     help="Output file ('-' for stdout). A file gets its variable map beside it, OUT.vars.json.",
 )
 @click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="dimacs", show_default=True,
-              help="dimacs (SAT), wcnf (MaxSAT, 2022 format: amphipod's soft clauses), wcnf-old (the 'p wcnf' "
+              help="dimacs (SAT), wcnf (MaxSAT, 2022 format: an optimisation puzzle's soft clauses), wcnf-old (the 'p wcnf' "
                    "format of clasp and older solvers), mcc (model counting competition), smt2 (SMT-LIB).")
 @encoding_option
-@player_option
-@symmetry_option
 @cnf_options
 @timeout_option
 def command(
@@ -96,12 +83,9 @@ def command(
     output: str,
     fmt: str,
     kind: str | None,
-    player: int,
-    break_symmetry: bool,
     cardinality: str | None,
     pb: str | None,
     timeout: Deadline,
-    **read: Any,
 ) -> None:
     """Write the encoding of FILE for an external solver, with a variable map (OUT.vars.json) that
     names every variable and pins the instance and options, so that 'decode' can read the answer back.
@@ -116,11 +100,11 @@ def command(
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    text, chosen = read_text(file, spec.max_input_bytes), reading(read)
+    text, chosen = read_text(file, spec.max_input_bytes), reading_given(spec)
     instance = load(spec, file, watch, text, **chosen)
     kind = exported_kind(spec, fmt, kind)
     with watch.phase("encode"):
-        encoding = spec.encode(instance, kind, export_options(spec, fmt, player, cardinality, pb, break_symmetry))
+        encoding = spec.encode(instance, kind, export_options(spec, fmt, cardinality, pb))
     if fmt.startswith("wcnf") and not encoding.soft:
         raise PuzzlesatError(f"--format {fmt}: {puzzle}'s {kind} encoding has no soft clauses (nothing to optimise)")
     exported = formatted(fmt, encoding, f"puzzlesat {puzzle} {file}")

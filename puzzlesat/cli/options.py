@@ -9,15 +9,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..backends import DEFAULT_BACKEND
-from ..core.choices import CARDINALITY_ENCODINGS, METHODS, PB_ENCODINGS
+from ..core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from ..core.errors import PuzzlesatError
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.options import quoted
 from ..core.puzzle import Puzzle
 from ..core.version import __version__
-from ..encoders import BUILTIN, FORMULAS, puzzle_names
+from ..encoders import builtin_names, puzzle_names
 from ..pipeline.request import CERTIFY_MODES
-from .grouped_help import ReadingOption
 
 if TYPE_CHECKING:
     from ..pipeline.report import Report
@@ -31,7 +30,7 @@ class PuzzleName(click.Choice[str]):
     errors, reads the puzzles other packages register (entry points), which only then costs an import."""
 
     def __init__(self) -> None:
-        super().__init__(BUILTIN)
+        super().__init__(builtin_names())
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -42,15 +41,11 @@ class PuzzleName(click.Choice[str]):
         """Ignored: the names come from :func:`puzzle_names`."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        return value if value in BUILTIN + FORMULAS else str(super().convert(value, param, ctx))
+        return value if value in builtin_names() else str(super().convert(value, param, ctx))
 
 
 puzzle_argument = click.argument("puzzle", type=PuzzleName())
 file_argument = click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-rows_option = click.option("--rows", type=click.IntRange(min=1), default=None, cls=ReadingOption,
-                           help="Grid rows, for inputs that do not say (a rectangular jigsaw).")
-cols_option = click.option("--cols", type=click.IntRange(min=1), default=None, cls=ReadingOption,
-                           help="Grid columns, for inputs that do not say (a rectangular jigsaw).")
 def complete_backends(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of backend names (``--backends``: the last of a comma-separated list): every
     registered name and alias, and the prefixes of the families (external:, portfolio:, ...)."""
@@ -65,20 +60,35 @@ def complete_backends(ctx: click.Context, param: click.Parameter, incomplete: st
 backend_option = click.option("--backend", "-b", default=None, shell_complete=complete_backends,
                               help="Solver: pysat:NAME, an alias (cadical, kissat, ...), z3 or external:BINARY. "
                                    f"See 'puzzlesat backends'. Default: {DEFAULT_BACKEND}, or the puzzle's "
-                                   "measured fastest (amphipod: glucose4 and CaDiCaL raced; dice: frontier).")
+                                   "measured fastest ('puzzlesat COMMAND PUZZLE --help' names it).")
 encoding_option = click.option("--encoding", "kind", default=None, metavar="KIND",
-                               help="Encoding (default: the puzzle's first): aquarium, jigsaw and jig have cnf and "
-                                    "smt; amphipod events, unroll and smt; dice counts part 2 by split (default "
-                                    "for compiling counters) or count. An encoding the puzzle lacks is refused "
-                                    "with the list of its own.")
+                               help="Encoding (default: the puzzle's first; 'puzzlesat COMMAND PUZZLE --help' "
+                                    "lists them). An encoding the puzzle lacks is refused with the list of its own.")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                               help="Time limit in seconds of the whole command (reading, encoding, solving, checking); "
                                    "its end is exit code 4.")
-method_option = click.option("--method", default=None, type=click.Choice(list(METHODS)),
-                             help="Optimisation method (amphipod): RC2 MaxSAT variants, SAT descent under a "
-                                  "pseudo-Boolean bound, or Z3 Optimize (with --encoding smt). Default: rc2 (on "
-                                  "pysat:glucose4), descent on pysat:cadical195 for the unroll encoding, z3 "
-                                  "for the smt encoding.")
+class MethodName(click.Choice[str]):
+    """An optimisation method's name, read from the methods' registry (:mod:`puzzlesat.pipeline.optimize`)
+    only when help or a given name needs it, so that commands that optimise nothing do not import it."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ..pipeline.optimize import METHODS
+
+        return tuple(METHODS)
+
+    @choices.setter
+    def choices(self, _: object) -> None:
+        """Ignored: the names come from the registry."""
+
+
+method_option = click.option("--method", default=None, type=MethodName(),
+                             help="Optimisation method of a puzzle that asks for an optimum: RC2 MaxSAT variants, "
+                                  "SAT descent under a pseudo-Boolean bound, or Z3 Optimize (with an SMT encoding). "
+                                  "Default: the puzzle's own for each encoding.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 certify_option = click.option(
     "--certify", is_flag=False, flag_value="strict", default=None, type=click.Choice(CERTIFY_MODES),
@@ -102,36 +112,9 @@ def encoder_options(cardinality: str | None, pb: str | None = None) -> dict[str,
     return {key: value for key, value in chosen.items() if value}
 
 
-unfold_option = click.option("--no-unfold", "unfold", is_flag=True, default=True, flag_value=False, cls=ReadingOption,
-                             help="Amphipod: solve the drawing as it is, without the part 2 unfolding.")
-
-
-def _game_option(name: str, text: str) -> Decorator[Any]:
-    return click.option(f"--{name.replace('_', '-')}", name, type=click.IntRange(min=1), default=None,
-                        cls=ReadingOption, help=f"Dice: {text}.")
-
-
-GAME_OPTIONS = (_game_option("track", "track length (default 10)"),
-                _game_option("sides", "sides of the Dirac die (default 3)"),
-                _game_option("rolls", "rolls per turn (default 3)"),
-                _game_option("target", "winning score of the Dirac game (default 21)"),
-                _game_option("det_sides", "sides of part 1's deterministic die (default 100)"),
-                _game_option("det_target", "winning score of part 1 (default 1000)"))
-
-
 def instance_input(fn: Fn) -> Fn:
-    """FILE plus the options that say how to read it (``--rows``/``--cols``, ``--no-unfold``, the dice
-    game's parameters); commands receive them as keyword arguments and pass them on with :func:`reading`."""
-    for option in reversed((rows_option, cols_option, unfold_option) + GAME_OPTIONS):  # listed in this order
-        fn = option(fn)
+    """FILE; the options that say how to read it are the puzzle's own (:mod:`.declared`)."""
     return file_argument(fn)
-
-
-def reading(options: dict[str, Any]) -> dict[str, Any]:
-    """Only the reading options the user set (each puzzle accepts its own)."""
-    chosen = dict(options)
-    chosen["unfold"] = None if chosen.get("unfold", True) else False
-    return {key: value for key, value in chosen.items() if value is not None}
 
 
 def cnf_options(fn: Fn) -> Fn:

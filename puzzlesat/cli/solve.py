@@ -17,6 +17,7 @@ from ..encoders import get_puzzle
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
 from ..pipeline.tasks import Satisfy, solve
+from .declared import PuzzleCommand, reading_given
 from .options import (
     backend_option,
     certified_note,
@@ -33,11 +34,10 @@ from .options import (
     method_option,
     picture_options,
     puzzle_argument,
-    reading,
     timeout_option,
     write_pictures,
 )
-from .supervised import SupervisedCommand, fail
+from .supervised import fail
 from .verbosity import QUIET, level, note
 
 
@@ -95,18 +95,18 @@ def _unknown_at_the_limit(params: dict[str, Any]) -> tuple[str, int] | None:
     return ("s UNKNOWN", 0) if params.get("competition") else None
 
 
-@click.command("solve", cls=SupervisedCommand, limit_answer=_unknown_at_the_limit)
+@click.command("solve", cls=PuzzleCommand, limit_answer=_unknown_at_the_limit)
 @common(puzzle_argument, instance_input, backend_option, encoding_option, cnf_options, timeout_option, json_option)
 @picture_options
 @method_option
 @certify_option
-@click.option("--steps", is_flag=True, help="Amphipod: print the burrow after every move.")
+@click.option("--steps", is_flag=True, help="Print the state after every move (a puzzle whose solution is a plan).")
 @click.option("--competition", is_flag=True,
-              help="cnf, wcnf: print what a SAT-competition / MaxSAT-evaluation solver prints ('s SATISFIABLE', "
+              help="A formula file: print what a SAT-competition / MaxSAT-evaluation solver prints ('s SATISFIABLE', "
                    "'o COST', 'v ... 0') and exit as one does: 10 SAT, 20 UNSAT, 30 optimum, 0 unknown (no answer "
                    "in time).")
 @click.option("--literal-model", is_flag=True,
-              help="wcnf with --competition: print the model as literals ('v -1 2 -3 0', MaxSAT Evaluations before "
+              help="A MaxSAT file with --competition: print the model as literals ('v -1 2 -3 0', MaxSAT Evaluations before "
                    "2021) instead of one 0 or 1 per variable ('v 010').")
 def command(
     puzzle: str,
@@ -124,7 +124,6 @@ def command(
     steps: bool,
     competition: bool,
     literal_model: bool,
-    **read: Any,
 ) -> None:
     """Solve FILE, check the solution independently, and (aquarium; jigsaw, up to the grid's symmetries)
     prove it unique. Exits 1 when there is no solution, or when one part has none (amphipod: status
@@ -140,11 +139,11 @@ def command(
     spec = get_puzzle(puzzle)
     check_picture_outputs(png, svg)
     if competition and not spec.solvers_independent:
-        raise PuzzlesatError(f"--competition: a solver's output is for formula files (cnf, wcnf), not {puzzle}")
+        raise PuzzlesatError(f"--competition: a solver's output is for formula files, not {puzzle}")
     if literal_model and not competition:
         raise PuzzlesatError("--literal-model says how --competition prints a MaxSAT model: give --competition")
     watch = Stopwatch()
-    instance = load(spec, file, watch, **reading(read))
+    instance = load(spec, file, watch, **reading_given(spec))
     spec.task.refuse_options(spec, steps=steps)
     asked = request(spec, backend, kind, timeout, method, certify, **encoder_options(cardinality, pb))
     if competition:

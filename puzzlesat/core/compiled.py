@@ -82,10 +82,11 @@ def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda
         return
 
     def time_is_up(number: int, frame: object) -> None:
-        if unless():
-            signal.setitimer(signal.ITIMER_REAL, ASK_AGAIN)
-            return
-        raise TimeIsUp
+        # asked again in any case: where the signal lands in code that swallows what it raises (a
+        # garbage-collector callback: the exception is "ignored"), the next tenth of a second tries again
+        signal.setitimer(signal.ITIMER_REAL, ASK_AGAIN)
+        if not unless():
+            raise TimeIsUp
 
     previous = signal.signal(signal.SIGALRM, time_is_up)
     signal.setitimer(signal.ITIMER_REAL, seconds)

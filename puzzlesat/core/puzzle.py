@@ -8,11 +8,12 @@ method) and ``picture``. A puzzle is typed by its instance, its solution and its
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pysat.formula import IDPool
 
+from .declared import Generator, Option
 from .encoding import Encoding
 from .model import CnfModel, SmtModel
 from .options import OptionsT
@@ -53,9 +54,18 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     options_type: type[OptionsT]
     #: encoding kinds this puzzle offers, the first being the default
     encodings: tuple[str, ...] = ("cnf", "smt")
-    #: keyword options of ``parse`` that the command line may set (``rows``/``cols``, ``unfold``), with
-    #: the type each takes (checked before ``parse`` sees it: a variable map or the API may give any)
-    reading_options: ClassVar[Mapping[str, type]] = {}
+    #: keyword options of ``parse`` (``rows``/``cols``, ``unfold``), declared (:mod:`.declared`): every
+    #: command that reads a file offers them, and their types are checked before ``parse`` sees them (a
+    #: variable map or the API may give any value)
+    reading_options: ClassVar[tuple[Option, ...]] = ()
+    #: fields of :attr:`options_type` that say which formula an export writes (a tiling's
+    #: ``break_symmetry``, dice's player): ``export`` offers them, and ``decode`` without a variable map
+    formula_options: ClassVar[tuple[Option, ...]] = ()
+    #: ``puzzlesat generate NAME``'s parameters and maker; None: no generator (a formula file)
+    generator: ClassVar[Generator | None] = None
+    #: the directory of the bundled instances, as the repository names it (``instances/...``: an
+    #: installed package finds them inside itself), which ``bench`` runs by default; None: none bundled
+    bundled: ClassVar[str | None] = None
     #: what ``solve``, ``count`` and ``crosscheck`` do with this puzzle (a unique solution, an optimum,
     #: counted universes): the pipeline calls only the task (:mod:`puzzlesat.pipeline.tasks`)
     task: ClassVar[Task]

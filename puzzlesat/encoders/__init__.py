@@ -1,29 +1,44 @@
 """The puzzles: one subpackage each here, plus any that another package registers under the entry-point
 group ``puzzlesat.puzzles`` (see :mod:`puzzlesat.core.plugins` and ``docs/adding-a-puzzle.md``).
-:func:`get_puzzle` imports only the one asked for."""
+:func:`get_puzzle` imports only the one asked for.
+
+A built-in puzzle registers itself the way a plug-in's entry point does, by naming its object, here in
+its own package: a subpackage whose ``__init__.py`` has a line ``PUZZLE = ...`` is a puzzle of that
+name. The lines are read as text, not imported (reading the installed distributions' entry points costs
+about 40 ms, more than a command's start-up may), so adding a built-in puzzle touches no shared file.
+"""
 from __future__ import annotations
 
 import importlib
+import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import PuzzlesatError
 from ..core.plugins import PUZZLE_GROUP, load, registered
 from ..core.puzzle import Puzzle
 
-#: the puzzles of this package (each subpackage defines ``PUZZLE``), with bundled instances
-BUILTIN = ("aquarium", "jigsaw", "jig", "amphipod", "dice")
-#: plain formula files read as puzzles (any DIMACS CNF, any WCNF)
-FORMULAS = ("cnf", "wcnf")
+_REGISTERS = re.compile(r"^PUZZLE = ", re.MULTILINE)
+
+
+@cache
+def builtin_names() -> tuple[str, ...]:
+    """The puzzles of this package, by name (alphabetical): each subpackage that defines ``PUZZLE``."""
+    here = Path(__file__).resolve().parent
+    return tuple(sorted(package.parent.name for package in here.glob("*/__init__.py")
+                        if _REGISTERS.search(package.read_text(encoding="utf-8"))))
 
 
 def puzzle_names() -> tuple[str, ...]:
     """Every puzzle name: the built-in ones, then those other packages register (reads entry points)."""
-    return BUILTIN + FORMULAS + tuple(sorted(set(registered(PUZZLE_GROUP)) - set(BUILTIN + FORMULAS)))
+    builtin = builtin_names()
+    return builtin + tuple(sorted(set(registered(PUZZLE_GROUP)) - set(builtin)))
 
 
 def get_puzzle(name: str) -> Puzzle[Any, Any, Any]:
     """The puzzle of that name; a built-in one shadows a plug-in of the same name."""
-    if name in BUILTIN + FORMULAS:
+    if name in builtin_names():
         found: object = importlib.import_module(f"{__name__}.{name}").PUZZLE
     elif name in registered(PUZZLE_GROUP):
         found = load(PUZZLE_GROUP, name)

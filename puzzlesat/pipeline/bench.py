@@ -92,12 +92,6 @@ def instance_files(puzzle: Puzzle[Any, Any, Any], directory: Path) -> list[Path]
     return files
 
 
-#: where each puzzle's bundled instances live, as the repository names them (the default directory; an
-#: installed package finds them inside itself, :mod:`~puzzlesat.core.bundled`)
-BUNDLED = {"aquarium": "instances/aquarium", "jigsaw": "instances/aoc/2020-20", "jig": "instances/jig",
-           "amphipod": "instances/aoc/2021-23", "dice": "instances/aoc/2021-21"}
-
-
 def plan(puzzles: list[Puzzle[Any, Any, Any]], directory: str | None, backends: list[str] | None,
          repeat: int) -> list[Run]:
     """Every run to make: each instance file x (the reference + each backend, default: the puzzle's own)
@@ -105,7 +99,10 @@ def plan(puzzles: list[Puzzle[Any, Any, Any]], directory: str | None, backends: 
     runs = []
     for puzzle in puzzles:
         name = puzzle.name
-        files = instance_files(puzzle, Path(located(directory or BUNDLED[name])))
+        where = directory or puzzle.bundled
+        if where is None:
+            raise PuzzlesatError(f"--puzzle {name} needs --instances DIR (a directory of {puzzle.instance_suffix} files)")
+        files = instance_files(puzzle, Path(located(where)))
         methods = [REFERENCE] + [get_backend(b).name for b in backends or [request(puzzle).backend.name]]
         runs += [Run(name, str(f), method, k) for f in files for method in methods for k in range(repeat)]
     return runs

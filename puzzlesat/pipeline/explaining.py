@@ -111,7 +111,8 @@ def explain_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, options: Any 
     options = options if options is not None else puzzle.options(**getattr(puzzle.task, "solving", {}))
     facts = puzzle.facts(instance, options)
     if facts is None:
-        raise PuzzlesatError(f"explain is not offered for {puzzle.name} (it is for aquarium, jigsaw and jig)")
+        raise PuzzlesatError(f"explain is not offered for {puzzle.name} (it is for puzzles whose encoders state "
+                             "their clauses as puzzle facts)")
     times = {}
     start = time.perf_counter()
     explanation = explain(facts)

@@ -7,8 +7,8 @@ an outside MaxSAT solver by its ``s OPTIMUM FOUND``.
 A method declares what it needs (:attr:`OptimisationMethod.formula`: the CNF or the SMT encoding;
 :meth:`~OptimisationMethod.takes`: which backends it runs on) and what it can back with a checked proof
 (:attr:`~OptimisationMethod.certifiable`), so that requests, cross-checks and ``--certify`` ask the method
-rather than compare names. :data:`METHODS` is the registry, keyed by the names ``--method`` takes
-(written once, with their descriptions, in :mod:`puzzlesat.core.choices`).
+rather than compare names. :data:`METHODS` is the registry, keyed by the names ``--method`` takes; a
+new method is a subclass and its line there (the command line reads the names and descriptions here).
 
 With ``certify`` (a backend that writes proofs), the proof is checked: the descent's last call is the
 UNSAT answer "cost <= best - 1" with every bound before it, and its proof is checked against exactly
@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 from ..backends.base import Backend, Capability
 from ..backends.forking import call_with_timeout
-from ..core.choices import METHODS as DESCRIPTIONS
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
@@ -53,6 +52,8 @@ class OptimisationMethod(ABC):
 
     #: the name ``--method`` takes (a key of :data:`METHODS`)
     name: str
+    #: one line for ``--help``
+    description: str
     #: ``cnf`` or ``smt``: the kind of encoding the method optimises
     formula: str = "cnf"
     #: the backend the method always runs on, whatever the request names (Z3 Optimize: z3)
@@ -61,10 +62,6 @@ class OptimisationMethod(ABC):
     certifiable: bool = True
     #: how messages name the method, when not "method NAME"
     title: str = ""
-
-    @property
-    def description(self) -> str:
-        return DESCRIPTIONS[self.name][1]
 
     def takes(self, backend: Backend) -> bool:
         """Whether the method runs on ``backend`` (a portfolio: on each of its members)."""
@@ -123,10 +120,10 @@ class Rc2(OptimisationMethod):
 
     needs = "RC2 runs on a PySAT solver: choose a pysat:NAME backend"
 
-    def __init__(self, name: str, stratified: bool = False, tuned: bool = True) -> None:
+    def __init__(self, name: str, description: str, stratified: bool = False, tuned: bool = True) -> None:
         """``stratified``: by weight levels (RC2Stratified); ``tuned``: with core exhaustion and core
         minimisation (rc2.py's -x -m; without them the amphipod example takes 13.5 s instead of 0.11 s)."""
-        self.name, self.stratified, self.tuned = name, stratified, tuned
+        self.name, self.description, self.stratified, self.tuned = name, description, stratified, tuned
 
     def takes(self, backend: Backend) -> bool:
         portfolio = _portfolio(backend)
@@ -142,6 +139,7 @@ class Descent(OptimisationMethod):
     """Linear SAT-UNSAT search under a pseudo-Boolean bound: any backend that takes new clauses."""
 
     name = "descent"
+    description = "SAT descent: solve, then add 'cost <= best - 1' (pysat.pb) until UNSAT"
     certifies_itself = True
 
     def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
@@ -152,6 +150,7 @@ class Z3Optimize(OptimisationMethod):
     """Z3's ``minimize`` on the SMT encoding's cost term."""
 
     name = "z3"
+    description = "Z3 Optimize minimising the SMT encoding's cost term"
     formula = "smt"
     own_backend = "z3"
     certifiable = False
@@ -168,6 +167,7 @@ class OwnMaxSat(OptimisationMethod):
     """The backend's own MaxSAT solver (``external-maxsat:BINARY``) on the weighted CNF."""
 
     name = "maxsat"
+    description = "the backend's own MaxSAT solver (external-maxsat:BINARY) on the weighted CNF"
     needs = "it is the backend's own MaxSAT solver: choose an external-maxsat:BINARY backend"
 
     def takes(self, backend: Backend) -> bool:
@@ -181,9 +181,10 @@ class OwnMaxSat(OptimisationMethod):
 
 #: every optimisation method, by the name ``--method`` takes
 METHODS: dict[str, OptimisationMethod] = {method.name: method for method in (
-    Rc2("rc2"), Rc2("rc2-stratified", stratified=True), Rc2("rc2-plain", tuned=False), Descent(), Z3Optimize(),
-    OwnMaxSat())}
-assert set(METHODS) == set(DESCRIPTIONS), "core.choices names every method once"
+    Rc2("rc2", "RC2 MaxSAT with core exhaustion and core minimisation"),
+    Rc2("rc2-stratified", "RC2 with stratification by weight, core exhaustion and minimisation", stratified=True),
+    Rc2("rc2-plain", "RC2 without exhaustion or minimisation (for comparison; slow)", tuned=False),
+    Descent(), Z3Optimize(), OwnMaxSat())}
 
 
 def method_named(name: str) -> OptimisationMethod:

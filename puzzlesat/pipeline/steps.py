@@ -38,13 +38,13 @@ def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = Non
 
 def check_reading(puzzle: Puzzle[Any, Any, Any], reading: dict[str, Any]) -> None:
     """Refuse in one line a reading option the puzzle does not take, or a value not of its type."""
-    for option, value in reading.items():
-        flag = "--no-unfold" if option == "unfold" else f"--{option.replace('_', '-')}"
-        expected = puzzle.reading_options.get(option)
-        if expected is None:
-            raise PuzzlesatError(f"{flag[:40]} does not apply to {puzzle.name}")
-        if not accepts(expected, value):
-            raise PuzzlesatError(f"{flag} takes {described(expected)}, not {quoted(value)}")
+    declared = {option.name: option for option in puzzle.reading_options}
+    for name, value in reading.items():
+        option = declared.get(name)
+        if option is None:
+            raise PuzzlesatError(f"--{name.replace('_', '-')[:40]} does not apply to {puzzle.name}")
+        if not accepts(option.type, value):
+            raise PuzzlesatError(f"{option.spelling} takes {described(option.type)}, not {quoted(value)}")
 
 
 def checked_solution(puzzle: Puzzle[Any, Any, Any], instance: Any, encoding: Encoding, model: CnfModel | SmtModel,

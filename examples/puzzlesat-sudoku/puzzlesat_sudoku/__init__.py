@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core.choices import CARDINALITY_ENCODINGS
+from puzzlesat.core.declared import Generator, Option
 from puzzlesat.core.encoding import Encoding
 from puzzlesat.core.model import CnfModel, SmtModel
 from puzzlesat.core.options import EncoderOptions, choice
@@ -29,15 +30,30 @@ class SudokuOptions(EncoderOptions):
     cardinality: str = choice("seqcounter", CARDINALITY_ENCODINGS)
 
 
+def _generate(seed: int, deadline: Any, size: int) -> str:
+    from .generate import generate
+
+    return generate(size, seed)
+
+
 class Sudoku(Puzzle[SudokuInstance, SudokuSolution, SudokuOptions]):
     name = "sudoku"
     encodings = ("cnf", "smt")
     options_type = SudokuOptions
     #: a proper Sudoku has one solution: ``solve`` proves it (a second search must be UNSAT)
     task = Satisfy(unique=True)
+    #: declared, so every command that reads a Sudoku offers ``--blank`` (core/declared.py)
+    reading_options = (Option("blank", str, "Another character that marks a blank cell, besides '.' and '0'."),)
+    #: ``puzzlesat generate sudoku``: made by the command line from this declaration
+    generator = Generator(
+        "A random Sudoku with exactly one solution (proven by the reference search).",
+        "Givens are taken away in a random order while the solution stays unique.\n\n\b\nExample:\n"
+        "  puzzlesat generate sudoku --size 9 --seed 1 -o s.txt",
+        (Option("size", int, "Grid size: 4, 6 or 9.", default=9, choices=(4, 6, 9)),),
+        _generate)
 
-    def parse(self, text: str, path: str, **reading: Any) -> SudokuInstance:
-        return _parse(text, path)
+    def parse(self, text: str, path: str, blank: str | None = None, **reading: Any) -> SudokuInstance:
+        return _parse(text, path, blank)
 
     def build(self, instance: SudokuInstance, kind: str, options: SudokuOptions, vpool: IDPool) -> Encoding:
         from .encode import encode_cnf, encode_smt

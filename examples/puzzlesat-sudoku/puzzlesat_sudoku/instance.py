@@ -28,8 +28,11 @@ class SudokuInstance:
         return (r // box_rows) * (self.n // box_cols) + c // box_cols
 
 
-def parse(text: str, path: str) -> SudokuInstance:
-    """Every problem is named by line and column, as puzzlesat's own parsers do."""
+def parse(text: str, path: str, blank: str | None = None) -> SudokuInstance:
+    """Every problem is named by line and column, as puzzlesat's own parsers do; ``blank`` is one more
+    character that marks a blank cell."""
+    if blank is not None and (len(blank) != 1 or blank.isdigit() or blank.isspace()):
+        raise PuzzleFormatError(path, None, None, f"--blank takes one character that is not a digit, not {blank!r}")
     lines = [line.strip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
@@ -42,7 +45,7 @@ def parse(text: str, path: str) -> SudokuInstance:
             raise PuzzleFormatError(path, number, None, f"{len(line)} cells, expected {n}")
         row = []
         for col, ch in enumerate(line, 1):
-            if ch in ".0":
+            if ch in ".0" or ch == blank:
                 row.append(0)
             elif ch.isdigit() and 1 <= int(ch) <= n:
                 row.append(int(ch))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from puzzlesat_sudoku import PUZZLE
-from puzzlesat_sudoku.instance import SudokuInstance
+from puzzlesat_sudoku.instance import SudokuInstance, parse
 from puzzlesat_sudoku.solution import SudokuSolution
 
 from puzzlesat.encoders import get_puzzle, puzzle_names
@@ -66,3 +66,32 @@ def test_the_command_line_finds_it_and_reports_bad_input_in_one_line(tmp_path):
                             capture_output=True, text=True)
     assert failed.returncode == 2 and failed.stdout == ""
     assert failed.stderr == f"puzzlesat: error: {bad}:3:2: 'x' is neither a digit 1-4 nor '.'\n"
+
+
+def test_its_declared_flag_reaches_every_command_that_reads_a_file(tmp_path):
+    """--blank is declared by this package alone (reading_options); the command line offers it."""
+    underscored = tmp_path / "underscored.txt"
+    underscored.write_text((PUZZLES / "small-4x4.txt").read_text().replace(".", "_"))
+    for command in (["solve"], ["count"], ["export", "-o", str(tmp_path / "s.cnf")]):
+        done = subprocess.run([PUZZLESAT, *command[:1], "sudoku", str(underscored), "--blank", "_", *command[1:]],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    refused = subprocess.run([PUZZLESAT, "solve", "sudoku", str(underscored)], capture_output=True, text=True)
+    assert refused.returncode == 2 and "'_' is neither a digit" in refused.stderr
+    shown = subprocess.run([PUZZLESAT, "solve", "sudoku", "--help"], capture_output=True, text=True).stdout
+    assert "Options of sudoku:" in shown and "--blank" in shown.split("Options of sudoku:")[1]
+
+
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_its_declared_generator_makes_unique_sudokus(tmp_path, size):
+    """`puzzlesat generate sudoku` is built from this package's declaration; each puzzle it makes has one
+    solution, by the reference search (which shares no code with the generator's SAT calls)."""
+    out = tmp_path / "made.txt"
+    done = subprocess.run([PUZZLESAT, "generate", "sudoku", "--size", str(size), "--seed", "5", "-o", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    instance = parse(out.read_text(), str(out))
+    assert instance.n == size and len(PUZZLE.reference(instance, 2)) == 1
+    again = subprocess.run([PUZZLESAT, "generate", "sudoku", "--size", str(size), "--seed", "5"],
+                           capture_output=True, text=True)
+    assert again.stdout == out.read_text()  # same seed, same puzzle

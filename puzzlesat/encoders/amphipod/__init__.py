@@ -1,9 +1,10 @@
 """Amphipod (AoC 2021 day 23): the least energy to sort amphipods into their rooms, proven optimal."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...core.declared import Generator, Option
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
@@ -20,13 +21,28 @@ if TYPE_CHECKING:
     from ...formats.picture import Picture
 
 
+def _generate(seed: int, deadline: Any, rooms: int, depth: int) -> str:
+    from .generate import generate
+
+    return generate(rooms, depth, seed)
+
+
 class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):
     name = "amphipod"
     options_type = EncoderOptions
     encodings = ("events", "unroll", "smt")
     #: every encoding takes each mover's options (stops, paths, costs) from movers.py
     shared_steps: ClassVar[dict[str, str]] = {"events": "movers", "unroll": "movers", "smt": "movers"}
-    reading_options: ClassVar[Mapping[str, type]] = {"unfold": bool}
+    reading_options = (Option("unfold", bool, "Solve the drawing as it is, without part 2's unfolding.", default=True,
+                              flag="--no-unfold"),)
+    bundled = "instances/aoc/2021-23"
+    generator = Generator(
+        "A random amphipod burrow with a plan (solvability proven by the SAT solver).",
+        "Solve it with --no-unfold unless it has 4 rooms.\n\n\b\nExample:\n"
+        "  puzzlesat generate amphipod --rooms 5 --depth 3 --seed 1 -o burrow.txt",
+        (Option("rooms", int, "Rooms (types A, B, ...).", default=4, minimum=1, maximum=10),
+         Option("depth", int, "Slots per room.", default=2, minimum=1)),
+        _generate)
     #: RC2 raced on two solvers, whole computations in two processes: glucose4 is faster on the AoC
     #: burrows and up to 6 rooms x 4 (6x4: 0.44 s against 0.66 s), CaDiCaL on 6 x 6 (1.7 s against 2.7 s);
     #: the race costs about 20 ms and takes the better of the two (a one-core machine pays for both)

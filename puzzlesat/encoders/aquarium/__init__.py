@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.declared import Generator, Option
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
@@ -20,11 +21,28 @@ if TYPE_CHECKING:
     from ...formats.picture import Picture
 
 
+def _generate(seed: int, deadline: Any, size: int, difficulty: str | None) -> str:
+    from .generate import generate
+
+    return generate(size, seed, difficulty)
+
+
 class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
     name = "aquarium"
     options_type = AquariumOptions
     encodings = ("cnf", "smt")
     task = Satisfy(unique=True)
+    bundled = "instances/aquarium"
+    generator = Generator(
+        "An N x N aquarium with exactly one solution (proven by the SAT solver).",
+        "Regions are merged until line reasoning alone solves the puzzle, then the SAT solver proves it has "
+        "one solution.\n\n\b\nExample:\n  puzzlesat generate aquarium --size 50 --seed 1 -o big.txt\n"
+        "  puzzlesat generate aquarium --size 15 --difficulty hard --seed 3 -o hard.txt",
+        (Option("size", int, "Grid size N (N x N).", minimum=2, required=True),
+         Option("difficulty", str, "Keep the first candidate (from --seed on) whose explanation's widest step "
+                                   "needs 1 fact (easy), 2-4 (normal) or 5 or more (hard); `puzzlesat explain` "
+                                   "shows why.", choices=("easy", "normal", "hard"))),
+        _generate)
 
     def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
         return _parse(text, path)

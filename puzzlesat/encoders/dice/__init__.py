@@ -2,10 +2,10 @@
 universes each player wins (Ganak, enumeration, or Z3 on the recurrence)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...core.declared import Generator, Option
 from ...core.encoding import Encoding
 from ...core.errors import PuzzlesatError
 from ...core.model import CnfModel, SmtModel
@@ -22,7 +22,19 @@ if TYPE_CHECKING:
 
     from ...formats.picture import Picture
 
-GAME_OPTIONS = ("track", "sides", "rolls", "target", "det_sides", "det_target")
+#: the game's rules, each an option of every command that reads a dice input (the puzzle's defaults)
+GAME_OPTIONS = (Option("track", int, "Track length (default 10).", minimum=1),
+                Option("sides", int, "Sides of the Dirac die (default 3).", minimum=1),
+                Option("rolls", int, "Rolls per turn (default 3).", minimum=1),
+                Option("target", int, "Winning score of the Dirac game (default 21).", minimum=1),
+                Option("det_sides", int, "Sides of part 1's deterministic die (default 100).", minimum=1),
+                Option("det_target", int, "Winning score of part 1 (default 1000).", minimum=1))
+
+
+def _generate(seed: int, deadline: Any, track: int) -> str:
+    from .generate import generate
+
+    return generate(track, seed)
 
 
 #: what a dice decoder or the reference gives: part 1, one universe won, or both parts
@@ -37,7 +49,17 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
     encodings = ("count", "split", "smt")
     #: every counting method (both CNFs, the Z3 recurrence) takes the game's moves from rules.py
     shared_steps: ClassVar[dict[str, str]] = {"count": "rules", "split": "rules", "smt": "rules"}
-    reading_options: ClassVar[Mapping[str, type]] = {name: int for name in GAME_OPTIONS}
+    reading_options = GAME_OPTIONS
+    #: an export's counting formula describes one player's winning universes
+    formula_options = (Option("player", int, "Whose winning universes the counting formula describes (default 1).",
+                              choices=(1, 2), keyword="winner", convert=lambda player: player - 1),)
+    bundled = "instances/aoc/2021-21"
+    generator = Generator(
+        "Random starting positions for Dirac Dice (the game's other parameters are options of solve).",
+        "\b\nExample:\n  puzzlesat generate dice --seed 3 -o dice.txt",
+        (Option("track", int, "Track length (starts are drawn from 1..track; solve with the same --track).",
+                default=10, minimum=1),),
+        _generate)
     #: the frontier sweep along the turn order counts the split tracks fastest: 0.06 s a player at target
     #: 21 (D4 0.8-1.0 s), 2.2 s at target 100 (D4: none in 600 s at 50)
     default_backend = "frontier"

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ...core.declared import Generator, Option
 from ...core.errors import CheckFailed
 from ..tiling.options import TilingOptions
 from ..tiling.problem import TilingProblem, Variant
@@ -42,8 +43,26 @@ def tiling_problem(instance: JigInstance) -> TilingProblem:
                                turns_group)
 
 
+def _generate(seed: int, deadline: Any, rows: int, cols: int, types: int, flat: float) -> str:
+    from .generate import generate
+
+    return generate(rows, cols, types, seed, flat)
+
+
 class Jig(TilingPuzzle[JigInstance, JigSolution]):
     name = "jig"
+    bundled = "instances/jig"
+    generator = Generator(
+        "A random jig puzzle (it has at least the solution it was cut from).",
+        "Pieces cut from a random layout of tab types.\n\n\b\nExample:\n"
+        "  puzzlesat generate jig --rows 6 --cols 6 --types 4 --seed 2 -o six.jig\n"
+        "  puzzlesat generate jig --rows 4 --cols 7 --types 2 --flat 0.25 --seed 5 -o flat.jig",
+        (Option("rows", int, "Rows of pieces.", minimum=1, required=True),
+         Option("cols", int, "Columns of pieces.", minimum=1, required=True),
+         Option("types", int, "Tab types.", default=6, minimum=1),
+         Option("flat", float, "Chance that an inner edge is flat on both sides (flat sides inside make "
+                               "look-alike pieces).", default=0.0, minimum=0.0, maximum=1.0, below_maximum=True)),
+        _generate)
     instance_suffix = ".jig"
     count_labels = ("solutions", "up_to_rotation")
     #: a solve returns one of several layouts, so cross-checks compare counts

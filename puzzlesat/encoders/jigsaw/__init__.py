@@ -1,9 +1,10 @@
 """Jurassic Jigsaw (AoC 2020 day 20): tiles rotated and flipped into a grid, then sea monsters."""
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Hashable, Iterator
+from typing import TYPE_CHECKING, Any
 
+from ...core.declared import Generator, Option
 from ...pipeline.tasks import Satisfy
 from ..tiling.problem import TilingProblem
 from ..tiling.puzzle import TilingPuzzle
@@ -18,6 +19,12 @@ if TYPE_CHECKING:
     from ...formats.picture import Picture
 
 
+def _generate(size: int, tile: int, ambiguity: int, seed: int, deadline: Any) -> str:
+    from .generate import generate
+
+    return generate(size, tile, ambiguity, seed, deadline)
+
+
 class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
     name = "jigsaw"
     #: one assembly up to the 8 symmetries of the grid is proven (the second search runs on the formula
@@ -25,7 +32,20 @@ class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
     task = Satisfy(unique=True, solving={"break_symmetry": True}, up_to="the grid's symmetries", assumed=True)
     count_labels = ("solutions", "up_to_symmetry")
 
-    reading_options: ClassVar[Mapping[str, type]] = {"rows": int, "cols": int}
+    reading_options = (
+        Option("rows", int, "Grid rows, for inputs that do not say (a rectangular jigsaw; a square tile count is "
+                            "read as a square).", minimum=1),
+        Option("cols", int, "Grid columns, for inputs that do not say (a rectangular jigsaw).", minimum=1))
+    bundled = "instances/aoc/2020-20"
+    generator = Generator(
+        "A Jurassic Jigsaw input whose assembly is unique up to symmetry (proven by the solver).",
+        "A picture with sea monsters, cut into tiles; kept only if the solver proves the assembly unique up "
+        "to the grid's symmetries.\n\n\b\nExample:\n  puzzlesat generate jigsaw --size 12 --ambiguity 20 --seed 1 -o tiles.txt",
+        (Option("size", int, "Tiles per side (N x N tiles).", minimum=1, maximum=60, required=True),
+         Option("tile", int, "Tile side in cells.", default=10, minimum=3, maximum=30),
+         Option("ambiguity", int, "Edges that copy another edge's border (false leads for greedy matching).",
+                default=0, minimum=0)),
+        lambda seed, deadline, size, tile, ambiguity: _generate(size, tile, ambiguity, seed, deadline))
 
     def parse(self, text: str, path: str, **shape: int) -> JigsawInstance:
         return _parse(text, path, shape.get("rows"), shape.get("cols"))

@@ -8,6 +8,7 @@ from collections.abc import Hashable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
+from ...core.declared import Option
 from ...core.encoding import Encoding
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle, Solution
@@ -34,6 +35,10 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
     shared_steps: ClassVar[dict[str, str]] = {"cnf": "pruned", "smt": "pruned"}
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
     count_labels: tuple[str, str]
+    #: an export holds every solution (so a model counter gives the full count) unless asked for one per class
+    formula_options = (Option("break_symmetry", bool, "One solution per symmetry class of the grid (default: "
+                                                      "every solution, so a model counter gives the full count).",
+                              default=False),)
 
     def count_variants(self, options: TilingOptions) -> tuple[tuple[str, TilingOptions], ...]:
         total, classes = self.count_labels
