@@ -28,6 +28,7 @@ from run import update_benchmarks  # noqa: E402  (bench/ is not a package)
 
 from puzzlesat.backends.forking import call_with_timeout  # noqa: E402
 from puzzlesat.core.errors import PuzzlesatError, SolverTimeout  # noqa: E402
+from puzzlesat.core.timing import Deadline  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.pipeline.request import request  # noqa: E402
 from puzzlesat.pipeline.tasks import count  # noqa: E402
@@ -66,7 +67,7 @@ def counted(puzzle: str, text: str, backend: str | None, limit: float) -> tuple[
             report = count(request(spec, backend, timeout=None), instance)
             return next(iter(report.answers.values())), f"{report.counted_by} ({report.backend})"
         try:
-            found, method = call_with_timeout(run, limit, backend or "default")
+            found, method = call_with_timeout(run, Deadline.after(limit), backend or "default")
         except SolverTimeout:
             return "timeout", None, ""
         except PuzzlesatError as exc:  # a counter that refuses the formula (d4: aquarium's), said in one line

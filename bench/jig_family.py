@@ -18,7 +18,7 @@ from typing import Any
 
 from puzzlesat.backends.forking import call_with_timeout
 from puzzlesat.core.errors import PuzzlesatError, SolverTimeout
-from puzzlesat.core.timing import Stopwatch
+from puzzlesat.core.timing import Deadline, Stopwatch
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.jig.generate import generate
 from puzzlesat.encoders.jig.reference import layouts, rotation_class
@@ -72,7 +72,7 @@ def counted(instance: Any) -> tuple[int, int, str]:
 def timed(fn: Any, limit: float) -> tuple[float | None, Any]:
     start = time.perf_counter()
     try:
-        answer = call_with_timeout(fn, limit, "bench")
+        answer = call_with_timeout(fn, Deadline.after(limit), "bench")
     except SolverTimeout:
         return None, None
     except PuzzlesatError as exc:

@@ -20,7 +20,7 @@ from pathlib import Path
 from puzzlesat.backends.forking import call_with_timeout, run_forked
 from puzzlesat.core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
 from puzzlesat.core.errors import SolverTimeout
-from puzzlesat.core.timing import Stopwatch
+from puzzlesat.core.timing import UNLIMITED, Deadline, Stopwatch
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.aquarium.generate import generate as generate_aquarium
 from puzzlesat.encoders.dice.options import DiceOptions
@@ -234,7 +234,8 @@ def jigsaw_scaling_table(lines: list[str]) -> None:
             wall = median_of(lambda: subprocess.run([exe, "solve", "jigsaw", file.name], check=True,
                                                     capture_output=True), 3)
         try:  # the reference backtracks: on some generated pictures it does not finish (N = 20, seed 1)
-            ref = median_of(cold(lambda: call_with_timeout(lambda: jigsaw.reference(instance, 1), 60, "reference")), 3)
+            ref = median_of(cold(lambda: call_with_timeout(lambda: jigsaw.reference(instance, 1), Deadline.after(60),
+                                                           "reference")), 3)
         except SolverTimeout:
             ref = None
         lines.append(f"| {size} | {size * size} | {statistics.median(enc):.2f} | {statistics.median(sol):.3f} | "
@@ -269,7 +270,7 @@ def _jig_search_counts(counted) -> tuple[str, float] | None:
     clear_caches()
     start = time.perf_counter()
     try:
-        counts = run_forked([partial(counted, False), partial(counted, True)], JIG_LIMIT, "reference")
+        counts = run_forked([partial(counted, False), partial(counted, True)], Deadline.after(JIG_LIMIT), "reference")
     except SolverTimeout:
         return None
     return " ".join(map(str, counts)), time.perf_counter() - start
@@ -424,7 +425,7 @@ def amphipod_scaling_table(lines: list[str]) -> None:
         movers = len(Movers(instance.burrows[0][1]).all)
         start = time.perf_counter()
         try:
-            call_with_timeout(lambda: amphipod.reference(instance, 1)[0].answers(), 60, "A*")
+            call_with_timeout(lambda: amphipod.reference(instance, 1)[0].answers(), Deadline.after(60), "A*")
             ref = f"{time.perf_counter() - start:.2f}"
         except SolverTimeout:
             ref = "> 60"
@@ -462,7 +463,7 @@ def dice_table(lines: list[str]) -> None:
             return "-"
         begin = time.perf_counter()
         try:
-            got = call_with_timeout(fn, DICE_LIMIT, "bench")
+            got = call_with_timeout(fn, Deadline.after(DICE_LIMIT), "bench")
         except SolverTimeout:
             missed.add(name)
             return f"> {DICE_LIMIT}"
@@ -483,7 +484,7 @@ def dice_table(lines: list[str]) -> None:
         d4_time = once("d4", by(d4), wins)
         ganak = once("ganak", lambda: count_solutions(request(dice, "ganak", "count", winner=0), instance), wins[0]) \
             if target <= 21 else "-"
-        z3_time = once("z3", lambda: dice.recurrence_wins(instance, None)[0], wins[0]) if target <= 21 else "-"
+        z3_time = once("z3", lambda: dice.recurrence_wins(instance, UNLIMITED)[0], wins[0]) if target <= 21 else "-"
         lines.append(f"| {target} | {size['variables']} / {size['clauses']} | {swept:.3f} | {dp:.3f} | "
                      f"{swept / dp:.1f}x | {d4_time} | {ganak} | {z3_time} |")
         print(lines[-1], flush=True)

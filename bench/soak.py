@@ -29,7 +29,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from puzzlesat.core.processes import alive, descendants
+from puzzlesat.processes.children import alive, descendants
 
 ROOT = Path(__file__).resolve().parent.parent
 EXE = str(Path(sys.executable).parent / "puzzlesat")

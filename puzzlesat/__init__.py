@@ -10,7 +10,7 @@ checked report), or ``encode`` it into a PySAT formula over your own ``IDPool``,
 >>> report.answers["unique"]  # proven by an UNSAT answer
 True
 
-The package is layered (docs/architecture.md): ``core`` <- ``formats`` <- ``proofs`` <- ``deduction`` <-
+The package is layered (docs/architecture.md): ``core`` <- ``processes`` <- ``formats`` <- ``proofs`` <- ``deduction`` <-
 ``backends`` <- ``pipeline`` <- ``encoders`` <- ``cli``. Importing it imports nothing else (the functions load on first
 use), so that the command line's start-up pays only for what a command uses.
 """

@@ -74,3 +74,23 @@ def test_reports_and_explanations_display_themselves_in_a_notebook():
 
     escaped = html_table("<x>", [("a&b", "<script>")])
     assert "&lt;x&gt;" in escaped and "a&amp;b" in escaped and "&lt;script&gt;" in escaped and "<script>" not in escaped
+
+
+def test_a_report_keeps_the_times_it_was_made_with():
+    """Report.times aliased the task's live stopwatch, which kept growing after the frozen report was
+    handed out (issue 45): now a copy, and the tasks make their report again after their last phase."""
+    from puzzlesat.core.result import Status
+    from puzzlesat.core.timing import Stopwatch
+    from puzzlesat.pipeline.report import Report
+
+    watch = Stopwatch()
+    watch.add("solve", 1.0)
+    report = Report("aquarium", "x", "b", "cnf", Status.SAT, times=watch.times)
+    watch.add("check", 2.0)
+    assert report.times == {"solve": 1.0}
+    instance = puzzlesat.read("aquarium", SMALL)
+    assert {"encode", "solve", "decode", "check"} <= set(puzzlesat.solve("aquarium", instance).times)
+    certified = puzzlesat.solve("aquarium", instance, backend="cadical", certify="strict")
+    assert {"encode", "solve", "decode", "check", "certify"} <= set(certified.times)
+    burrow = puzzlesat.read("amphipod", str(INSTANCES / "aoc" / "2021-23" / "example.txt"), unfold=False)
+    assert {"encode", "solve", "decode", "check"} <= set(puzzlesat.solve("amphipod", burrow, backend="glucose4").times)

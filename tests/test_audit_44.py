@@ -69,7 +69,7 @@ def test_a_hard_memory_limit_below_the_default_cap_is_respected(tmp_path):
     """Under a hard 'ulimit -v' below --max-memory's default every command exited 3 with nothing said
     (the worker could not raise its cap); now the cap is lowered to the limit, and -v says so."""
     from puzzlesat.cli.supervised import default_memory
-    from puzzlesat.core.supervisor import format_bytes
+    from puzzlesat.core.reporting import format_bytes
 
     limit = 3 << 30  # below the default cap (half the machine's memory) wherever the machine has 8 GB
     if (default_memory() or 0) <= limit:

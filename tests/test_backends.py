@@ -10,6 +10,7 @@ from puzzlesat.backends import all_backends, get_backend
 from puzzlesat.core.encoding import Encoding
 from puzzlesat.core.errors import BackendError, SolverTimeout
 from puzzlesat.core.result import Status
+from puzzlesat.core.timing import Deadline
 
 CNF_BACKENDS = [b.name for b in all_backends() if "sat" in b.capabilities and b.missing() is None]
 EXTERNAL = [f"external:{b}" for b in ("cadical", "picosat") if shutil.which(b)]
@@ -18,7 +19,7 @@ EXTERNAL = [f"external:{b}" for b in ("cadical", "picosat") if shutil.which(b)]
 def _count_models(name: str, clauses: list[list[int]], show: list[int], timeout: float | None) -> int:
     encoding = Encoding("cnf", clauses=clauses, show=show)
     with get_backend(name).open(encoding) as session:
-        results = list(session.models(timeout))
+        results = list(session.models(Deadline.after(timeout)))
         assert results[-1].status == Status.UNSAT
         # the session has seen every blocking clause, also when the enumeration ran in a child process
         assert session.solve().status == Status.UNSAT
@@ -39,7 +40,7 @@ def test_a_time_limit_bounds_the_whole_enumeration(name):
     # 2^20 models, each found at once: only the whole enumeration is long
     encoding = Encoding("cnf", clauses=[[v, -v] for v in range(1, 21)], show=list(range(1, 21)))
     with get_backend(name).open(encoding) as session, pytest.raises(SolverTimeout):
-        list(session.models(0.5))
+        list(session.models(Deadline.after(0.5)))
 
 
 @pytest.mark.parametrize("name", CNF_BACKENDS + EXTERNAL)
@@ -52,7 +53,7 @@ def test_unsat(name):
 def test_timeout_is_enforced(name):
     hard = Encoding("cnf", clauses=PHP(12).clauses)
     with get_backend(name).open(hard) as session, pytest.raises(SolverTimeout):
-        session.solve(timeout=0.3)
+        session.solve(Deadline.after(0.3))
 
 
 def test_aliases_and_unknown_names():

@@ -11,17 +11,18 @@ import pytest
 
 from puzzlesat.backends import registry
 from puzzlesat.backends.pysat_backend import PysatSession
+from puzzlesat.core.timing import UNLIMITED
 
 from .conftest import INSTANCES, backend_double
 
 
 class StuckSession(PysatSession):
-    def solve(self, timeout=None):
+    def solve(self, deadline=UNLIMITED):
         time.sleep(600)
 
 
 class DyingSession(PysatSession):
-    def solve(self, timeout=None):
+    def solve(self, deadline=UNLIMITED):
         os._exit(5)
 
 

@@ -9,6 +9,7 @@ from puzzlesat.backends import registry
 from puzzlesat.backends.pysat_backend import PysatBackend, PysatSession
 from puzzlesat.core.errors import CheckFailed
 from puzzlesat.core.model import CnfModel
+from puzzlesat.core.timing import UNLIMITED
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.pipeline.request import request
 from puzzlesat.pipeline.steps import load
@@ -18,8 +19,8 @@ from .conftest import INSTANCES
 
 
 class LyingSession(PysatSession):
-    def solve(self, timeout=None):
-        result = super().solve(timeout)
+    def solve(self, deadline=UNLIMITED):
+        result = super().solve(deadline)
         if result.model is not None:  # flip the first shown variable: a wrong model
             truth = bytearray(result.model.truth)
             truth[self.encoding.show[0]] ^= 1

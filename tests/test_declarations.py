@@ -110,3 +110,23 @@ def test_every_declaration_is_well_formed(name):
         assert puzzle.generator.summary and "\n" not in puzzle.generator.summary
     if puzzle.bundled is not None:
         assert Path(located(puzzle.bundled)).is_dir()
+
+
+def test_shell_completion_offers_the_named_puzzles_declared_options():
+    """Completion is click's, on the parameters the named puzzle declares (a plug-in's too)."""
+    import os
+    import subprocess
+    import sys
+
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+
+    def complete(words: str) -> list[str]:
+        env = dict(os.environ, _PUZZLESAT_COMPLETE="bash_complete", COMP_WORDS=words,
+                   COMP_CWORD=str(len(words.split()) - 1))
+        out = subprocess.run([exe], env=env, capture_output=True, text=True).stdout
+        return [line.split(",", 1)[1] for line in out.splitlines() if "," in line]
+
+    assert complete("puzzlesat solve dice --tr") == ["--track"]
+    assert complete("puzzlesat export jigsaw x --break") == ["--break-symmetry"]
+    assert complete("puzzlesat solve aquarium --tr") == []
+    assert complete("puzzlesat generate sudoku --si") == ["--size"]

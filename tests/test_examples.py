@@ -7,6 +7,7 @@ import os
 import pytest
 
 from .examples import (
+    PAGES,
     ROOT,
     all_blocks,
     blocks,
@@ -40,12 +41,13 @@ def test_python_examples(page):
 
 
 def test_api_docstring_examples():
-    """The example under every public function of the Python API (the API reference shows them)."""
+    """The example under every public name of the Python API (the API reference shows them)."""
     import puzzlesat
     from puzzlesat import api
     from puzzlesat.core import errors
+    from puzzlesat.pipeline import explaining, report
 
-    failures = run_docstrings(puzzlesat) + run_docstrings(api) + run_docstrings(errors)
+    failures = "".join(run_docstrings(module) for module in (puzzlesat, api, errors, report, explaining))
     assert not failures, failures
 
 
@@ -72,3 +74,18 @@ def test_the_comparison_rule():
     assert not output_matches(["x", "y"], ["x", "z"])
     assert not output_matches(["x"], ["x", "more"])
     assert not output_matches(["solutions: 8 ..."], ["solutions: 9 (every one checked)"])
+
+
+def test_no_timing_figure_in_a_hand_written_page():
+    """Figures live in BENCHMARKS.md's generated tables, each with its date and machine (issue 45); a
+    hand-written page may name a setting (a default limit, a head start) but not a measured time: every
+    duration on README and the site's own pages is on a line that says which setting it is."""
+    import re
+
+    duration = re.compile(r"\b\d[\d,.]*\s?(ms|s|seconds|minutes|hours)\b")
+    settings = ("default", "limit", "--timeout", "within", "head start")
+    found = [f"{page.relative_to(ROOT)}:{number}: {line.strip()}"
+             for page in PAGES for number, line in enumerate(page.read_text().splitlines(), 1)
+             if duration.search(line) and not any(word in line for word in settings)
+             and not line.lstrip().startswith((">>>", "... "))]  # a Python example's own strings
+    assert found == []

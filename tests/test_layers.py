@@ -1,4 +1,4 @@
-"""The package's layers, checked: core <- formats <- proofs <- deduction <- backends <- pipeline <- encoders <-
+"""The package's layers, checked: core <- processes <- formats <- proofs <- deduction <- backends <- pipeline <- encoders <-
 cli. A module imports only from its own layer or lower ones (imports for type checking alone excepted), and neither the
 backends nor the pipeline package has an import cycle (the pipeline's counting imports for type checking
 too), so that each layer can be read, tested and replaced on its own."""
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
-LAYERS = ["core", "formats", "proofs", "deduction", "backends", "pipeline", "encoders", "cli"]
+LAYERS = ["core", "processes", "formats", "proofs", "deduction", "backends", "pipeline", "encoders", "cli"]
 
 
 def layer(module: str) -> int:
@@ -105,3 +105,15 @@ def test_the_jig_counters_have_no_import_cycle():
     included, imports one that imports it back."""
     assert_no_cycle("encoders.jig")
 
+
+
+def test_one_clock_for_every_limit():
+    """Every time limit is a core.timing.Deadline, on the monotonic clock (issue 45: ends were computed on
+    two clocks, ``monotonic`` and ``perf_counter``): no module but core/timing.py adds seconds to a clock
+    to make an end. The one exception is argued where it is: a cross-check's budget on a Dask cluster,
+    which workers on other machines read, is on the wall clock they share."""
+    import re
+
+    made = sorted(str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
+                  if re.search(r"(perf_counter|monotonic|time\.time)\(\) \+", path.read_text()))
+    assert made == ["pipeline/crosscheck.py"]

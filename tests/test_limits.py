@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from puzzlesat.core.processes import alive, descendants
+from puzzlesat.core.timing import Deadline
+from puzzlesat.processes.children import alive, descendants
 
 from .conftest import INSTANCES
 
@@ -253,7 +254,8 @@ def test_out_of_memory_is_said_even_when_the_worker_cannot_say_it(tmp_path):
     script = tmp_path / "oom.py"
     script.write_text(
         "import sys\n"
-        "from puzzlesat.core.supervisor import Limits, report_phase, supervise\n"
+        "from puzzlesat.core.reporting import Limits, report_phase\n"
+        "from puzzlesat.processes.supervisor import supervise\n"
         "def run():\n"
         "    report_phase('encode')\n"
         "    raise MemoryError  # as if the handler itself had failed: it escapes the command\n"
@@ -271,7 +273,8 @@ def test_a_signal_after_the_workers_own_line_adds_no_second(tmp_path):
     script.write_text(
         "import sys, time\n"
         "from puzzlesat.cli.supervised import fail\n"
-        "from puzzlesat.core.supervisor import Limits, supervise\n"
+        "from puzzlesat.core.reporting import Limits\n"
+        "from puzzlesat.processes.supervisor import supervise\n"
         "def run():\n"
         "    fail('time limit of 1 s (--timeout) reached while solving')\n"
         "    time.sleep(30)  # as if ending took long\n"
@@ -522,7 +525,7 @@ def test_a_timeout_inside_a_forked_call_stays_a_timeout():
     from puzzlesat.core.errors import SolverTimeout
 
     with pytest.raises(SolverTimeout, match="0.43 s"):
-        run_forked([_times_out], 10, "pysat:glucose4")
+        run_forked([_times_out], Deadline.after(10), "pysat:glucose4")
 
 
 def stderr_on_a_terminal(args: list[str], scratch: Path) -> tuple[int, str]:
@@ -588,17 +591,18 @@ def test_a_race_ends_with_its_first_finisher(capfd):
     from puzzlesat.core.errors import PuzzlesatError, SolverTimeout
 
     start = time.perf_counter()
-    assert first_forked([partial(_sleeps_then, 30, "slow"), partial(_sleeps_then, 0.1, "quick")], 60, "x") == (1, "quick")
+    assert first_forked([partial(_sleeps_then, 30, "slow"), partial(_sleeps_then, 0.1, "quick")], Deadline.after(60),
+                        "x") == (1, "quick")
     assert time.perf_counter() - start < 5
-    assert first_forked([partial(_sleeps_then, 0.1, RuntimeError("crashed")), partial(_sleeps_then, 0.5, "late")], 60,
-                        "cadical", names=["ganak", "enumeration"]) == (1, "late")
+    assert first_forked([partial(_sleeps_then, 0.1, RuntimeError("crashed")), partial(_sleeps_then, 0.5, "late")],
+                        Deadline.after(60), "cadical", names=["ganak", "enumeration"]) == (1, "late")
     assert "ganak: solver failed: RuntimeError: crashed; the race goes on without it" in capfd.readouterr().err
-    assert first_forked([lambda: os.kill(os.getpid(), signal.SIGKILL), partial(_sleeps_then, 0.5, "late")], 60,
-                        "cadical", names=["ganak", "enumeration"]) == (1, "late")
+    assert first_forked([lambda: os.kill(os.getpid(), signal.SIGKILL), partial(_sleeps_then, 0.5, "late")],
+                        Deadline.after(60), "cadical", names=["ganak", "enumeration"]) == (1, "late")
     assert "ganak: " in capfd.readouterr().err
     with pytest.raises(PuzzlesatError, match="^first: .*wrong"):
         first_forked([partial(_sleeps_then, 0.1, RuntimeError("wrong")), partial(_sleeps_then, 0.2, RuntimeError("too"))],
-                     60, "x", names=["first", "second"])
+                     Deadline.after(60), "x", names=["first", "second"])
     with pytest.raises(SolverTimeout):
-        first_forked([partial(_sleeps_then, 30, "late")], 0.3, "x")
+        first_forked([partial(_sleeps_then, 30, "late")], Deadline.after(0.3), "x")
     assert time.perf_counter() - start < 15

@@ -9,6 +9,7 @@ import pytest
 from puzzlesat.backends import get_backend, registry
 from puzzlesat.backends.pysat_backend import PysatSession
 from puzzlesat.core.errors import BackendError, SolverTimeout
+from puzzlesat.core.timing import UNLIMITED
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.dice.reference import dirac_wins
 from puzzlesat.pipeline.request import request
@@ -21,12 +22,12 @@ AQUARIUM = str(INSTANCES / "aquarium" / "pa-10x10-hard-2865115.txt")
 
 
 class SleepySession(PysatSession):
-    def solve(self, timeout=None):
+    def solve(self, deadline=UNLIMITED):
         time.sleep(600)
 
 
 class CrashingSession(PysatSession):
-    def solve(self, timeout=None):
+    def solve(self, deadline=UNLIMITED):
         os._exit(3)  # the whole solver process dies, as a segfaulting native solver would
 
 

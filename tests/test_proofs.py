@@ -290,6 +290,23 @@ def test_time_is_up_again_where_it_was_swallowed():
     assert swallowed and time.perf_counter() - start < 5
 
 
+def test_no_timer_outlives_its_block():
+    """A limit so small that the timer fires at once, before the block is entered: the timer was armed
+    before the clean-up's try, so it went on raising TimeIsUp every tenth of a second wherever the
+    process was (a worker of the test suite crashed inside numba's compiler). None may outlive the block."""
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
+    for _ in range(300):
+        try:
+            with plain_then_compiled.interrupted_after(1e-9):
+                sum(range(1000))
+        except plain_then_compiled.TimeIsUp:
+            pass
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        assert signal.getsignal(signal.SIGALRM) is before
+
+
 def test_without_numba_the_python_core_checks(tmp_path):
     """A plain install (no `fast` extra): every check runs in pure Python, however long it takes."""
     (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['numba'] = None\n")

@@ -10,7 +10,7 @@ import pytest
 
 from puzzlesat.backends.forking import call_with_timeout
 from puzzlesat.core.errors import PuzzlesatError
-from puzzlesat.core.timing import Stopwatch
+from puzzlesat.core.timing import Deadline, Stopwatch
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.tiling.options import TilingOptions
 from puzzlesat.pipeline.request import request
@@ -84,7 +84,7 @@ def test_jig_reference_fills_along_the_shorter_side(name):
     instance = load(JIG, str(INSTANCES / "jig" / f"{name}.jig"))
     total, classes = map(int, (INSTANCES / "jig" / f"{name}.expected").read_text().split())
     counted = call_with_timeout(lambda: [len(JIG.reference(instance, None, TilingOptions(break_symmetry=brk)))
-                                         for brk in (False, True)], 20, "reference")
+                                         for brk in (False, True)], Deadline.after(20), "reference")
     assert counted == [total, classes]
 
 
@@ -375,7 +375,7 @@ def test_generated_pictures_show_monsters_in_one_orientation(size, seed):
     from puzzlesat.encoders.jigsaw.grids import orient
     from puzzlesat.encoders.jigsaw.solution import monster_corners
 
-    rows = call_with_timeout(lambda: _picture(size * 8, _random.Random(seed)), 30, "generator")
+    rows = call_with_timeout(lambda: _picture(size * 8, _random.Random(seed)), Deadline.after(30), "generator")
     lines = tuple("".join(row) for row in rows)
     with_monsters = [o for o in range(8) if monster_corners(orient(lines, o))]
     assert with_monsters in ([], [0]) and (size * 8 < 20 or with_monsters == [0])

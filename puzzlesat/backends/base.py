@@ -20,9 +20,9 @@ from enum import Enum
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, BackendUnavailable
 from ..core.model import CnfModel, SmtModel
+from ..core.reporting import report_detail
 from ..core.result import Result, Status
-from ..core.supervisor import report_detail
-from ..core.timing import Deadline
+from ..core.timing import UNLIMITED, Deadline
 from ..proofs.certificate import Certificate, certify
 
 
@@ -94,16 +94,15 @@ class Session(ABC):
         self.statistics = SolverStatistics(backend.name)
 
     @abstractmethod
-    def solve(self, timeout: float | None = None) -> Result:
-        """Solve; raise :class:`SolverTimeout` when ``timeout`` seconds pass without an answer."""
+    def solve(self, deadline: Deadline = UNLIMITED) -> Result:
+        """Solve; raise :class:`SolverTimeout` when the ``deadline`` passes without an answer."""
 
-    def models(self, timeout: float | None = None) -> Generator[Result, None, None]:
+    def models(self, deadline: Deadline = UNLIMITED) -> Generator[Result, None, None]:
         """Every model in turn, each blocked on ``show`` before the next solve; the last result is the
-        one that ends the enumeration (UNSAT, or UNKNOWN from an incomplete solver). ``timeout`` bounds
-        the whole enumeration, not each call."""
-        deadline = Deadline.after(timeout)
+        one that ends the enumeration (UNSAT, or UNKNOWN from an incomplete solver). The ``deadline``
+        bounds the whole enumeration, not each call."""
         while True:
-            result = self.solve(deadline.left())
+            result = self.solve(deadline)
             yield result
             if result.status != Status.SAT or result.model is None:
                 return
@@ -202,18 +201,18 @@ class Backend(ABC):
     @abstractmethod
     def _open(self, encoding: Encoding) -> Session: ...
 
-    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+    def count(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> int:
         """Exact number of models projected on ``encoding.show`` (backends with capability ``count``)."""
         self.require(Capability.COUNT)
         raise NotImplementedError
 
-    def maxsat(self, encoding: Encoding, timeout: float | None = None) -> Result:
+    def maxsat(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> Result:
         """A model of the hard clauses breaking the least weight of soft clauses, with that weight as
         ``cost`` (backends with capability ``optimize``; status UNSAT when the hard clauses have none)."""
         self.require(Capability.OPTIMIZE)
         raise NotImplementedError
 
-    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
+    def count_each(self, encoding: Encoding, queries: list[list[int]], deadline: Deadline = UNLIMITED) -> list[int]:
         """The projected model count of ``encoding`` under each query (a list of literals assumed true),
         in one call: a compiling counter answers all queries from one compilation."""
         self.require(Capability.COUNT)

@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError
+from ..core.timing import UNLIMITED, Deadline
 from .base import Backend, Capability, Session
 from .forking import call_with_timeout, quiet_stdout
 
@@ -37,13 +38,13 @@ class CounterBackend(Backend):
     def _open(self, encoding: Encoding) -> Session:
         raise BackendError(f"{self.name} counts models; it does not solve")
 
-    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
-        return self._run(encoding, lambda: self._count(encoding), timeout)
+    def count(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> int:
+        return self._run(encoding, lambda: self._count(encoding), deadline)
 
-    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
-        return self._run(encoding, lambda: self._count_each(encoding, queries), timeout)
+    def count_each(self, encoding: Encoding, queries: list[list[int]], deadline: Deadline = UNLIMITED) -> list[int]:
+        return self._run(encoding, lambda: self._count_each(encoding, queries), deadline)
 
-    def _run(self, encoding: Encoding, counting: Callable[[], T], timeout: float | None) -> T:
+    def _run(self, encoding: Encoding, counting: Callable[[], T], deadline: Deadline) -> T:
         """``counting()`` after the checks, quiet, and in a killable child when there is a time limit."""
         self.require(Capability.COUNT)
         if encoding.kind != "cnf":
@@ -54,7 +55,7 @@ class CounterBackend(Backend):
             with quiet_stdout():
                 return counting()
 
-        return call_with_timeout(run, timeout, self.name)
+        return call_with_timeout(run, deadline, self.name)
 
     def _count_each(self, encoding: Encoding, queries: list[list[int]]) -> list[int]:
         """One count per query, each on the formula with the query's literals added as unit clauses."""

@@ -21,10 +21,11 @@ from contextlib import contextmanager
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel
-from ..core.processes import die_with_parent
 from ..core.result import Result, Status
+from ..core.timing import UNLIMITED, Deadline
 from ..formats.answers import Answer, read_answer
 from ..formats.dimacs import to_dimacs, violated_clause
+from ..processes.children import die_with_parent
 from .base import Backend, Capability, Session
 
 #: solvers that print no model on stdout but write MiniSat's result file, named as their second argument
@@ -80,13 +81,13 @@ class ExternalSession(Session):
     def add_clause(self, clause: list[int]) -> None:
         self.added.append(clause)
 
-    def solve(self, timeout: float | None = None) -> Result:
+    def solve(self, deadline: Deadline = UNLIMITED) -> Result:
         name, binary, proving = self.backend.name, self.backend.binary, self.backend.proving
         result_file = os.path.basename(binary) in RESULT_FILE_SOLVERS
         original = self.encoding.original_file if not self.added else None
         with scratch_file(".cnf", "" if original else to_dimacs(self.encoding, extra=self.added)) as path:
             second = [path + ".out"] if result_file or proving else []
-            proc, elapsed = run_tool([binary, *self.backend.arguments, original or path, *second], timeout, name)
+            proc, elapsed = run_tool([binary, *self.backend.arguments, original or path, *second], deadline, name)
             output = _read_result(path + ".out") if result_file else proc.stdout
             answer = read_tool_answer(proc, output, name)
             if answer.status == Status.UNSAT and proving:
@@ -118,9 +119,9 @@ def scratch_file(suffix: str, text: str) -> Iterator[str]:
 MAX_TOOL_OUTPUT = 256 << 20
 
 
-def run_tool(command: list[str], timeout: float | None, name: str,
+def run_tool(command: list[str], deadline: Deadline, name: str,
              limit: int = MAX_TOOL_OUTPUT) -> tuple[subprocess.CompletedProcess[str], float]:
-    """Run an outside tool (it dies with us), killed at ``timeout`` or once it has printed more than
+    """Run an outside tool (it dies with us), killed at the ``deadline`` or once it has printed more than
     ``limit`` bytes (a one-line error, not a MemoryError: capturing a flood whole ended in exit 3);
     (its run, seconds). A byte that is not UTF-8 is kept visible (``\\xff``) for the reader to refuse
     in one line."""
@@ -132,7 +133,7 @@ def run_tool(command: list[str], timeout: float | None, name: str,
         raise BackendError(f"{name}: cannot run '{command[0]}': {exc.strerror}") from None
     with proc:
         try:
-            out, err = _capped_output(proc, timeout, _within_memory(limit), name)
+            out, err = _capped_output(proc, deadline, _within_memory(limit), name)
         except BaseException:
             proc.kill()  # what it started is in the command's process group, which the supervisor ends
             raise
@@ -148,11 +149,10 @@ def _within_memory(limit: int) -> int:
     return limit if soft == resource.RLIM_INFINITY else min(limit, soft // 4)
 
 
-def _capped_output(proc: subprocess.Popen[bytes], timeout: float | None, limit: int, name: str) -> tuple[bytes, bytes]:
+def _capped_output(proc: subprocess.Popen[bytes], deadline: Deadline, limit: int, name: str) -> tuple[bytes, bytes]:
     """Everything ``proc`` prints on stdout and stderr until it closes both, read as it comes."""
     import selectors
 
-    end = None if timeout is None else time.monotonic() + timeout
     pieces: dict[int, list[bytes]] = {1: [], 2: []}
     size = 0
     assert proc.stdout is not None and proc.stderr is not None
@@ -160,9 +160,9 @@ def _capped_output(proc: subprocess.Popen[bytes], timeout: float | None, limit: 
         selector.register(proc.stdout, selectors.EVENT_READ, 1)
         selector.register(proc.stderr, selectors.EVENT_READ, 2)
         while selector.get_map():
-            left = None if end is None else end - time.monotonic()
-            if left is not None and left <= 0:
-                raise SolverTimeout(name, timeout or 0.0)
+            if deadline.passed():
+                raise SolverTimeout(name, deadline.seconds or 0.0)
+            left = deadline.left()
             for key, _ in selector.select(left):
                 data = os.read(key.fd, 1 << 16)
                 if not data:

@@ -1,7 +1,7 @@
 """Solver calls in forked children, under hard time limits.
 
 Most PySAT solvers (CaDiCaL, Kissat, Lingeling, CryptoMiniSat) cannot be interrupted, so a limited call
-runs in a forked child (a :class:`~puzzlesat.core.runner.Child`) that is killed when time is up; the
+runs in a forked child (a :class:`~puzzlesat.processes.runner.Child`) that is killed when time is up; the
 child inherits the loaded solver through fork, so nothing is rebuilt, and its result comes back through
 a pipe, its failure as the exception it was (a timeout, a refusal by design, a one-line error).
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,43 +16,43 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING:
-    from ..core.runner import Child
+    from ..processes.runner import Child
 
 from ..core.errors import BackendError, NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
+from ..core.timing import Deadline
 
 #: what a forked call returns (sent back through a pipe, so picklable)
 T = TypeVar("T")
 
 
-def call_with_timeout(fn: Callable[[], T], timeout: float | None, backend: str) -> T:
-    """Run ``fn`` with a hard time limit.
+def call_with_timeout(fn: Callable[[], T], deadline: Deadline, backend: str) -> T:
+    """Run ``fn`` with a hard time limit, the ``deadline``.
 
     Most PySAT solvers (CaDiCaL, Kissat, Lingeling, CryptoMiniSat) cannot be interrupted, so a limit is
     enforced by running the call in a forked child that is killed when time is up. The child inherits
     the loaded solver through fork, so nothing is rebuilt; its result comes back through a pipe.
     """
-    if timeout is None:
+    if deadline.end is None:
         return fn()
-    return run_forked([fn], timeout, backend)[0]
+    return run_forked([fn], deadline, backend)[0]
 
 
-def call_until(fn: Callable[[], T], timeout: float | None, backend: str, stop: Callable[[], bool],
+def call_until(fn: Callable[[], T], deadline: Deadline, backend: str, stop: Callable[[], bool],
                every: float = 0.2) -> T:
     """:func:`call_with_timeout`, always in a forked child (with or without a limit), which is also
     killed as soon as ``stop()`` says so (asked every ``every`` seconds): a Dask task whose future was
     cancelled, or whose client went away, keeps no solver running on its worker. Stopped:
     :class:`Stopped`."""
-    from ..core.runner import Child
+    from ..processes.runner import Child
 
-    end = None if timeout is None else time.perf_counter() + timeout
     child = Child(partial(_send_result, fn=fn))
     try:
-        while not child.conn.poll(every if end is None else max(0.0, min(every, end - time.perf_counter()))):
-            if end is not None and time.perf_counter() >= end:
-                raise SolverTimeout(backend, timeout or 0.0)
+        while not child.conn.poll(deadline.left(most=every)):
+            if deadline.passed():
+                raise SolverTimeout(backend, deadline.seconds or 0.0)
             if stop():
                 raise Stopped(f"{backend}: stopped (its run was cancelled)")
-        return cast(T, _receive(child, end, timeout, backend)[1])
+        return cast(T, _receive(child, deadline, backend)[1])
     finally:
         child.stop()
 
@@ -62,33 +61,32 @@ class Stopped(PuzzlesatError):
     """A forked call ended because whoever asked for it no longer wants it (:func:`call_until`)."""
 
 
-def run_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> list[T]:
+def run_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str) -> list[T]:
     """Run every ``fn`` at the same time, each in its own forked child, and return their results in
-    order: independent solver calls (dice's two counts) use all cores. Past ``timeout`` seconds, or when
+    order: independent solver calls (dice's two counts) use all cores. Past the ``deadline``, or when
     one fails, all children are killed."""
-    with forked(fns, timeout, backend) as results:
+    with forked(fns, deadline, backend) as results:
         return results()
 
 
 @contextmanager
-def forked(fns: list[Callable[[], T]], timeout: float | None, backend: str) -> Iterator[Callable[[], list[T]]]:
+def forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str) -> Iterator[Callable[[], list[T]]]:
     """:func:`run_forked` in two halves, so that the parent can work while the children do: the
     children start on entry, the function yielded waits for their results (in order), and on exit every
     child still running is killed."""
-    from ..core.runner import Child  # here: a command that forks nothing does not pay for it
+    from ..processes.runner import Child  # here: a command that forks nothing does not pay for it
 
-    end = None if timeout is None else time.perf_counter() + timeout
     children: list[Child] = []
     try:
         for fn in fns:
             children.append(Child(partial(_send_result, fn=fn)))
-        yield lambda: [cast(T, _receive(child, end, timeout, backend)[1]) for child in children]
+        yield lambda: [cast(T, _receive(child, deadline, backend)[1]) for child in children]
     finally:
         for child in children:
             child.stop()
 
 
-def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str,
+def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
                  head_start: float = 0.0, names: Sequence[str] = ()) -> tuple[int, T]:
     """Run every ``fn`` at once, each in its own forked child, and end them all when the first one
     answers: (its number, its result). A race of methods that answer the same question: one whose
@@ -96,20 +94,12 @@ def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str
     (said on stderr, naming it by ``names``), and when every one has failed the first failure is
     raised, named after its method, so a failure is never hidden behind another method's answer nor
     blamed on another method; a refusal of the input (any other one-line error), which every method
-    would make, ends the race at once. Past ``timeout`` seconds: SolverTimeout. With ``head_start``,
+    would make, ends the race at once. Past the ``deadline``: SolverTimeout. With ``head_start``,
     the first ``fn`` runs alone that long before the others start: a quick answer then costs the
     others nothing, and a slow one loses none of its work when they join."""
     from multiprocessing.connection import wait
 
-    from ..core.runner import Child
-
-    end = None if timeout is None else time.perf_counter() + timeout
-
-    def left(most: float | None = None) -> float | None:
-        if end is None:
-            return most
-        rest = max(0.0, end - time.perf_counter())
-        return rest if most is None else min(most, rest)
+    from ..processes.runner import Child
 
     children: dict[int, Child] = {}
     failures: list[BackendError | OutOfMemory] = []
@@ -118,7 +108,7 @@ def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str
         """(True, its result) when the child answered; (False, None) when it failed (recorded)."""
         name = names[number] if number < len(names) else backend
         try:
-            return True, _receive(children.pop(number), end, timeout, name)[1]
+            return True, _receive(children.pop(number), deadline, name)[1]
         except (BackendError, OutOfMemory) as exc:  # a crash, a death: the others may yet answer
             failures.append(exc)
             if len(children) or number < len(fns) - 1:
@@ -130,14 +120,14 @@ def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str
         for number, fn in enumerate(fns):
             children[number] = Child(partial(_send_result, fn=fn))
             every.append(children[number])
-            if number == 0 and head_start > 0 and wait([children[0].conn], left(head_start)):
+            if number == 0 and head_start > 0 and wait([children[0].conn], deadline.left(most=head_start)):
                 answered, result = settled(0)
                 if answered:
                     return 0, cast(T, result)
         while children:
-            ready = wait([child.conn for child in children.values()], left())
+            ready = wait([child.conn for child in children.values()], deadline.left())
             if not ready:
-                raise SolverTimeout(backend, timeout or 0.0)
+                raise SolverTimeout(backend, deadline.seconds or 0.0)
             number = next(n for n, child in children.items() if child.conn in ready)
             answered, result = settled(number)
             if answered:
@@ -148,19 +138,18 @@ def first_forked(fns: list[Callable[[], T]], timeout: float | None, backend: str
             child.stop()
 
 
-def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, backend: str) -> Iterator[Any]:
+def stream_forked(items: Callable[[], Iterator[Any]], deadline: Deadline, backend: str) -> Iterator[Any]:
     """Yield what ``items()`` yields, produced in one forked child under one hard time limit.
 
     An enumeration under :func:`call_with_timeout` would fork once per solve, and each child's learnt
     clauses die with it; here one child keeps its solver for the whole loop, and the parent reads each
     item as it comes. Closing the generator early (a ``limit`` reached) kills the child."""
-    from ..core.runner import Child
+    from ..processes.runner import Child
 
-    end = None if timeout is None else time.perf_counter() + timeout
     child = Child(partial(_send_stream, items=items))
     try:
         while True:
-            kind, payload = _receive(child, end, timeout, backend)
+            kind, payload = _receive(child, deadline, backend)
             if kind == "done":
                 return
             yield payload
@@ -168,15 +157,14 @@ def stream_forked(items: Callable[[], Iterator[Any]], timeout: float | None, bac
         child.stop()
 
 
-def _receive(child: Child, end: float | None, timeout: float | None, backend: str) -> tuple[str, Any]:
+def _receive(child: Child, deadline: Deadline, backend: str) -> tuple[str, Any]:
     """The child's next message, or the error that its silence, death or report means."""
-    left = None if end is None else max(0.0, end - time.perf_counter())
-    if not child.conn.poll(left):
-        raise SolverTimeout(backend, timeout or 0.0)
+    if not child.conn.poll(deadline.left(at_least=0.0)):
+        raise SolverTimeout(backend, deadline.seconds or 0.0)
     try:
         kind, payload = child.conn.recv()
     except EOFError:
-        from ..core.runner import death_message, died_of_memory
+        from ..processes.runner import death_message, died_of_memory
 
         child.process.join()
         failure = OutOfMemory if died_of_memory(child.process.exitcode) else BackendError

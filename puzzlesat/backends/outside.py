@@ -13,6 +13,7 @@ from ..core.encoding import Encoding
 from ..core.errors import BackendError
 from ..core.model import CnfModel
 from ..core.result import Result, Status
+from ..core.timing import UNLIMITED, Deadline
 from ..formats.dimacs import to_mcc, to_wcnf, violated_clause
 from .base import Capability, Session
 from .external import ExternalBackend, read_tool_answer, run_tool, scratch_file
@@ -26,10 +27,10 @@ class ExternalMaxSatBackend(ExternalBackend):
     def _open(self, encoding: Encoding) -> Session:
         raise BackendError(f"{self.name} optimises (the optimisation puzzles); it does not solve plain formulas")
 
-    def maxsat(self, encoding: Encoding, timeout: float | None = None) -> Result:
+    def maxsat(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> Result:
         self.require(Capability.OPTIMIZE)
         with scratch_file(".wcnf", to_wcnf(encoding)) as path:
-            proc, elapsed = run_tool([self.binary, *self.arguments, path], timeout, self.name)
+            proc, elapsed = run_tool([self.binary, *self.arguments, path], deadline, self.name)
         answer = read_tool_answer(proc, proc.stdout, self.name)
         if answer.status == Status.UNSAT:
             return Result(Status.UNSAT, None, self.name, elapsed)
@@ -57,18 +58,18 @@ class ExternalCountBackend(ExternalBackend):
     def _open(self, encoding: Encoding) -> Session:
         raise BackendError(f"{self.name} counts; it does not solve")
 
-    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+    def count(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> int:
         self.require(Capability.COUNT)
         with scratch_file(".cnf", to_mcc(encoding)) as path:
-            proc, _ = run_tool([self.binary, *self.arguments, path], timeout, self.name)
+            proc, _ = run_tool([self.binary, *self.arguments, path], deadline, self.name)
         answer = read_tool_answer(proc, proc.stdout, self.name)
         if answer.count is None:
             raise BackendError(f"{self.name}: no exact count in its output ('s mc N' or 'c s exact arb int N')")
         return answer.count
 
-    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
+    def count_each(self, encoding: Encoding, queries: list[list[int]], deadline: Deadline = UNLIMITED) -> list[int]:
         """One run per query, the query's literals added as unit clauses."""
         return [self.count(Encoding("cnf", encoding.name, encoding.options, pool=encoding.pool,
                                     clauses=encoding.clauses + [[lit] for lit in query], show=encoding.show,
-                                    show_determines_all=encoding.show_determines_all), timeout)
+                                    show_determines_all=encoding.show_determines_all), deadline)
                 for query in queries]

@@ -13,7 +13,6 @@ when the next solve call needs them. The winner's name is carried in :attr:`Resu
 from __future__ import annotations
 
 import signal
-import time
 from collections.abc import Callable
 from functools import partial
 from multiprocessing.connection import Connection, wait
@@ -22,7 +21,8 @@ from typing import Any, TypeVar, cast
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
 from ..core.result import Result
-from ..core.runner import Child
+from ..core.timing import UNLIMITED, Deadline
+from ..processes.runner import Child
 from .base import Backend, Capability, Session
 
 T = TypeVar("T")
@@ -66,22 +66,22 @@ class PortfolioBackend(Backend):
     def _open(self, encoding: Encoding) -> Session:
         return PortfolioSession(self, encoding)
 
-    def count(self, encoding: Encoding, timeout: float | None = None) -> int:
+    def count(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> int:
         """The first exact count any member finishes (they are all exact, so any one will do)."""
         self.require(Capability.COUNT)
-        return self.race(lambda member: member.count(encoding, None), timeout)[1]
+        return self.race(lambda member: member.count(encoding), deadline)[1]
 
-    def count_each(self, encoding: Encoding, queries: list[list[int]], timeout: float | None = None) -> list[int]:
+    def count_each(self, encoding: Encoding, queries: list[list[int]], deadline: Deadline = UNLIMITED) -> list[int]:
         """The first exact counts any member finishes."""
         self.require(Capability.COUNT)
-        return self.race(lambda member: member.count_each(encoding, queries, None), timeout)[1]
+        return self.race(lambda member: member.count_each(encoding, queries), deadline)[1]
 
-    def race(self, call: Callable[[Backend], T], timeout: float | None) -> tuple[str, T]:
+    def race(self, call: Callable[[Backend], T], deadline: Deadline) -> tuple[str, T]:
         """Run ``call(member)`` for every member at once, each in its own process; (winner, its result).
         For whole computations that are not a solver session, such as an optimisation method."""
         workers = [_Worker(member, call=call) for member in self.members]
         try:
-            winner, result = _race(workers, None, timeout, self.name)
+            winner, result = _race(workers, None, deadline, self.name)
             return winner.member.name, cast(T, result)
         finally:
             for worker in workers:
@@ -100,8 +100,8 @@ class PortfolioSession(Session):
         for worker in self.workers:
             worker.add_clause(clause)
 
-    def solve(self, timeout: float | None = None) -> Result:
-        winner, answer = _race(self.workers, ("solve",), timeout, self.backend.name)
+    def solve(self, deadline: Deadline = UNLIMITED) -> Result:
+        winner, answer = _race(self.workers, ("solve",), deadline, self.backend.name)
         result = cast(Result, answer)
         result.backend = winner.member.name
         return result
@@ -159,7 +159,7 @@ def _serve(conn: Connection, worker: _Worker) -> None:
             if request[0] == "add":
                 session.add_clause(request[1])
             else:
-                conn.send(("ok", session.solve(None)))
+                conn.send(("ok", session.solve()))
     except EOFError:  # the parent closed the pipe: the session is over
         return
     except Exception as exc:  # noqa: BLE001  (any failure goes back as one line; the race goes on without it)
@@ -167,7 +167,7 @@ def _serve(conn: Connection, worker: _Worker) -> None:
         conn.send(("error", first if first.startswith(member.name) else f"{member.name}: {first}"))
 
 
-def _race(workers: list[_Worker], request: tuple[Any, ...] | None, timeout: float | None,
+def _race(workers: list[_Worker], request: tuple[Any, ...] | None, deadline: Deadline,
           name: str) -> tuple[_Worker, Any]:
     """Start the workers (sending ``request`` to session workers), return the first good answer and kill
     the ones still running. A member that fails drops out; only when all fail is it an error."""
@@ -177,14 +177,12 @@ def _race(workers: list[_Worker], request: tuple[Any, ...] | None, timeout: floa
         if request is not None:
             conn.send(request)
         pending[conn] = worker
-    end = None if timeout is None else time.perf_counter() + timeout
     errors = []
     try:
         while pending:
-            left = None if end is None else max(0.0, end - time.perf_counter())
-            ready = wait(list(pending), left)
+            ready = wait(list(pending), deadline.left(at_least=0.0))
             if not ready:
-                raise SolverTimeout(name, timeout or 0.0)
+                raise SolverTimeout(name, deadline.seconds or 0.0)
             for answered in ready:
                 worker = pending.pop(answered)
                 try:

@@ -11,6 +11,7 @@ from ..core.encoding import Encoding
 from ..core.errors import CheckFailed
 from ..core.model import CnfModel
 from ..core.result import Result, Status
+from ..core.timing import UNLIMITED, Deadline
 from ..proofs.certificate import Certificate
 from .base import Backend, Capability, Session
 from .forking import call_with_timeout, stream_forked
@@ -94,7 +95,7 @@ class PysatSession(Session):
         if self.solver is not None:
             self.solver.add_clause(clause)
 
-    def solve(self, timeout: float | None = None) -> Result:
+    def solve(self, deadline: Deadline = UNLIMITED) -> Result:
         start = time.perf_counter()
         solver = self.solver if self.solver is not None else self._new_solver()
 
@@ -109,7 +110,7 @@ class PysatSession(Session):
             return sat, None, self._proven() if self.backend.proving else None, used
 
         try:
-            sat, literals, certificate, used = call_with_timeout(run, timeout, self.backend.name)
+            sat, literals, certificate, used = call_with_timeout(run, deadline, self.backend.name)
         finally:
             if solver is not self.solver:
                 solver.delete()
@@ -136,14 +137,14 @@ class PysatSession(Session):
                                   "the same clauses when solving them afresh")
             return self.certified(fresh.get_proof(), sent)
 
-    def models(self, timeout: float | None = None) -> Generator[Result, None, None]:
+    def models(self, deadline: Deadline = UNLIMITED) -> Generator[Result, None, None]:
         """Under a time limit, the whole enumeration runs in one forked child (a child per solve would
         cost a fork and the learnt clauses every time); the parent blocks each model it receives as
         well, so the session stays in step with what was enumerated."""
-        if timeout is None or self.solver is None:  # no limit, or a solver rebuilt for every call anyway
-            yield from super().models(timeout)
+        if deadline.end is None or self.solver is None:  # no limit, or a solver rebuilt for every call anyway
+            yield from super().models(deadline)
             return
-        for result in stream_forked(lambda: Session.models(self), timeout, self.backend.name):
+        for result in stream_forked(lambda: Session.models(self), deadline, self.backend.name):
             self.counted(result)
             if result.status == Status.SAT:
                 self.block(result.model)

@@ -10,6 +10,7 @@ from ..core.encoding import Encoding
 from ..core.errors import SolverTimeout
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
+from ..core.timing import UNLIMITED, Deadline
 from .base import Backend, Capability, Session
 
 
@@ -66,9 +67,10 @@ class Z3Session(Session):
         self.solver.add(z3.Or([term != model.z3_model.eval(term, model_completion=True)
                                for term in self.encoding.show_terms]))
 
-    def solve(self, timeout: float | None = None) -> Result:
+    def solve(self, deadline: Deadline = UNLIMITED) -> Result:
         z3 = self.z3
-        self.solver.set("timeout", int(timeout * 1000) if timeout is not None else 4294967295)
+        left = deadline.left()
+        self.solver.set("timeout", max(1, int(left * 1000)) if left is not None else 4294967295)
         start = time.perf_counter()
         answer = self.solver.check()
         elapsed = time.perf_counter() - start
@@ -76,8 +78,8 @@ class Z3Session(Session):
             return Result(Status.UNSAT, None, self.backend.name, elapsed)
         if answer == z3.unknown:
             reason = self.solver.reason_unknown()
-            if timeout is not None and ("timeout" in reason or "canceled" in reason):
-                raise SolverTimeout(self.backend.name, timeout)
+            if left is not None and ("timeout" in reason or "canceled" in reason):
+                raise SolverTimeout(self.backend.name, deadline.seconds or 0.0)
             return Result(Status.UNKNOWN, None, self.backend.name, elapsed)
         model = self.solver.model()
         if self.encoding.kind == "smt":

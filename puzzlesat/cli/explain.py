@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..core.files import write_bytes_atomic, write_text_atomic
-from ..core.supervisor import report_phase
+from ..core.reporting import report_phase
 from ..core.timing import Deadline
 from ..deduction.picture import steps_picture
 from ..encoders import get_puzzle

@@ -10,7 +10,7 @@ import click
 from ..core.declared import Generator
 from ..core.errors import PuzzlesatError
 from ..core.files import write_text_atomic
-from ..core.supervisor import report_phase
+from ..core.reporting import report_phase
 from ..core.timing import Deadline
 from .declared import DeclaredOption
 from .options import timeout_option

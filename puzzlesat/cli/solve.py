@@ -10,8 +10,8 @@ import click
 
 from ..core.errors import PuzzlesatError, SolverTimeout
 from ..core.puzzle import Puzzle
+from ..core.reporting import limit_message
 from ..core.result import Status
-from ..core.supervisor import limit_message
 from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
 from ..pipeline.request import Request, request

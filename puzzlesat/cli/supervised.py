@@ -1,7 +1,7 @@
 """How every command ends: one line on stderr and a documented exit code, under hard limits.
 
 :class:`SupervisedCommand` is the click command class of every command that does real work: it adds
-``--max-memory`` and runs the command in a supervised worker (:mod:`puzzlesat.core.supervisor`) whose
+``--max-memory`` and runs the command in a supervised worker (:mod:`puzzlesat.processes.supervisor`) whose
 time limit is the command's ``--timeout`` (crosscheck and bench, whose ``--timeout`` is per method or
 per run, have no whole-command limit). :func:`run_reported` maps every way a command can end to its
 message and exit code (README, "Exit codes").
@@ -30,7 +30,7 @@ from ..core.errors import (
     SolverTimeout,
 )
 from ..core.files import preload_stdin
-from ..core.supervisor import (
+from ..core.reporting import (
     Limits,
     announce_said,
     current_phase,
@@ -39,9 +39,9 @@ from ..core.supervisor import (
     format_bytes,
     in_worker,
     limit_message,
-    supervise,
 )
 from ..core.timing import Deadline
+from ..processes.supervisor import supervise
 from .grouped_help import format_grouped_options
 from .verbosity import NORMAL, VERBOSE, add_options, phase_printer, take
 

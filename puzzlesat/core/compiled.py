@@ -81,7 +81,11 @@ def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda
         yield
         return
 
+    inside = [True]
+
     def time_is_up(number: int, frame: object) -> None:
+        if not inside[0]:  # the block is being left: nothing more to interrupt
+            return
         # asked again in any case: where the signal lands in code that swallows what it raises (a
         # garbage-collector callback: the exception is "ignored"), the next tenth of a second tries again
         signal.setitimer(signal.ITIMER_REAL, ASK_AGAIN)
@@ -89,12 +93,17 @@ def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda
             raise TimeIsUp
 
     previous = signal.signal(signal.SIGALRM, time_is_up)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
+        # armed inside the try: a timer that fires at once (a tiny limit) must still be disarmed below,
+        # or it would go on raising, every ASK_AGAIN, wherever the process is by then
+        signal.setitimer(signal.ITIMER_REAL, seconds)
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        try:
+            inside[0] = False  # a signal before this raises here, and the timer still goes below
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
 
 def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: frozenset[str] = frozenset()) -> Any:

@@ -27,7 +27,7 @@ from typing import Any
 
 from .bundled import located
 from .errors import DiskFull, PuzzlesatError
-from .supervisor import announce_temp
+from .reporting import announce_temp
 
 #: the largest input read (puzzle files and solver outputs alike): far above any real puzzle
 MAX_INPUT_BYTES = 64 << 20

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from .supervisor import report_phase
+from .reporting import report_phase
 
 
 class Stopwatch:
@@ -44,10 +44,23 @@ class Deadline(NamedTuple):
         """The deadline ``seconds`` from ``start`` (a ``time.monotonic()``; None: now), or no limit."""
         return cls(seconds, None if seconds is None else (time.monotonic() if start is None else start) + seconds)
 
-    def left(self) -> float | None:
-        """Seconds left (at least a millisecond, so that a call given them still answers "time is up"
-        itself), or None without a limit."""
-        return None if self.end is None else max(0.001, self.end - time.monotonic())
+    def left(self, most: float | None = None, at_least: float = 0.001) -> float | None:
+        """Seconds left (``at_least`` a millisecond, so that a call given them still answers "time is up"
+        itself), at ``most`` that many (a wait that looks up now and then), or None: no limit, no most."""
+        if self.end is None:
+            return most
+        rest = max(at_least, self.end - time.monotonic())
+        return rest if most is None else min(most, rest)
+
+    def earlier(self, other: Deadline) -> Deadline:
+        """Whichever of the two deadlines comes first (a method's own limit, or its budget's end)."""
+        if other.end is None or (self.end is not None and self.end <= other.end):
+            return self
+        return other
+
+    def passed(self) -> bool:
+        """Whether the deadline is past (never, without a limit)."""
+        return self.end is not None and time.monotonic() >= self.end
 
 
 #: no time limit

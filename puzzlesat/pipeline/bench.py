@@ -22,8 +22,8 @@ from ..core.bundled import located
 from ..core.errors import PuzzlesatError
 from ..core.files import read_text
 from ..core.puzzle import Puzzle
-from ..core.runner import Outcome, run_each
 from ..core.timing import Stopwatch
+from ..processes.runner import Outcome, run_each
 from .request import request
 from .steps import load
 from .tasks import solve
@@ -130,7 +130,7 @@ def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run, text: str | Non
 
 def run_all(runs: list[Run], work: Callable[[Run], Sample], jobs: int, timeout: float | None,
             on_done: Callable[[Sample], None] = lambda sample: None) -> list[Sample]:
-    """Run ``work`` on every run in its own killable process (:func:`~puzzlesat.core.runner.run_each`),
+    """Run ``work`` on every run in its own killable process (:func:`~puzzlesat.processes.runner.run_each`),
     at most ``jobs`` at a time; a run still going after ``timeout`` seconds is killed and recorded as
     TIMEOUT (and the method's remaining repeats on that instance are dropped), one that dies as ERROR."""
     timed_out: set[tuple[str, str]] = set()

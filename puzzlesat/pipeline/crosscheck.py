@@ -26,6 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
+from ..core.timing import Deadline
 
 if TYPE_CHECKING:
     from .executors import Executor
@@ -48,7 +49,8 @@ class Method:
     label: str
     #: methods of one family share an encoding or a pre-processing step (see the module docstring)
     family: str
-    run: Callable[[float | None], Outcome]
+    #: the method, run until the deadline it is given (its own limit, from its start)
+    run: Callable[[Deadline], Outcome]
     #: on a formula file, whose reading of the file the method's answer rests on (see the module
     #: docstring); empty for a puzzle
     reader: str = ""
@@ -112,19 +114,19 @@ def _spent(budget: float | None) -> Outcome:
 
 def _rows_here(methods: list[Method], limit: float | None, budget: float | None) -> Iterator[Row]:
     """The methods one after the other, each timed alone, in one forked worker that is killed with the
-    method at min(its limit, the budget's end) and replaced (:func:`~puzzlesat.core.runner.run_each`):
+    method at min(its limit, the budget's end) and replaced (:func:`~puzzlesat.processes.runner.run_each`):
     all of a method's work stays within its limit, and a method past the memory cap is a MEMOUT row. The
     worker is reused from method to method, so what the first method imported the next ones need not
     (a fork per method cost a 14-method cross-check a quarter of its time)."""
-    from ..core.runner import run_each
+    from ..processes.runner import run_each
 
-    end = None if budget is None else time.perf_counter() + budget
+    end = Deadline.after(budget)
     tasks = [partial(outcome_of, method, limit) for method in methods]
     spent = [False] * len(methods)  # decided here, before the runner is asked for the method's turn
     ran = run_each(tasks, 1, limit, skip=lambda number: spent[number], until=end)
     try:
         for number, method in enumerate(methods):
-            spent[number] = end is not None and time.perf_counter() >= end
+            spent[number] = end.passed()
             if spent[number]:
                 status, answers, error = _spent(budget)
                 yield Row(method.label, status, 0.0, answers, error, family=method.family, reader=method.reader)
@@ -145,15 +147,20 @@ def contained(method: Method, limit: float | None) -> Outcome:
     method that runs out of memory ends as its own MEMOUT row, not the executor's task."""
     from ..backends.forking import call_with_timeout
 
-    def forked(limit: float | None) -> Outcome:
-        return call_with_timeout(partial(outcome_of, method, limit), limit, method.label)
+    def forked(deadline: Deadline) -> Outcome:
+        return call_with_timeout(partial(_outcome_until, method, deadline), deadline, method.label)
     return outcome_of(Method(method.label, method.family, forked, method.reader), limit)
 
 
 def outcome_of(method: Method, limit: float | None) -> Outcome:
-    """Run one method; a timeout, a refusal by design and a failure are outcomes, not exceptions."""
+    """Run one method under ``limit`` seconds from now; a timeout, a refusal by design and a failure are
+    outcomes, not exceptions."""
+    return _outcome_until(method, Deadline.after(limit))
+
+
+def _outcome_until(method: Method, deadline: Deadline) -> Outcome:
     try:
-        return method.run(limit)
+        return method.run(deadline)
     except SolverTimeout as exc:
         return "TIMEOUT", None, str(exc)
     except NotApplicable as exc:

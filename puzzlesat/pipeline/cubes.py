@@ -28,8 +28,8 @@ from pysat.solvers import Solver
 
 from ..core.encoding import Encoding
 from ..core.errors import PuzzlesatError, SolverTimeout
-from ..core.supervisor import progress_slot, report_progress
-from ..core.timing import Stopwatch
+from ..core.reporting import progress_slot, report_progress
+from ..core.timing import UNLIMITED, Stopwatch
 from ..formats.varmap import formula_digest
 from .report import Claims
 from .request import Request
@@ -128,7 +128,7 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     digest = formula_digest(encoding)
     _BUILT.clear()  # local workers are forked from here: they find the formula built already
     _BUILT[request.puzzle.name, request.encoding, request.options, instance] = encoding
-    tasks = [partial(_count_one, request.within(None), instance, digest, cube) for cube in cubes.open]
+    tasks = [partial(_count_one, request.within(UNLIMITED), instance, digest, cube) for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)
     seconds = [0.0] * len(tasks)
     for number, outcome in executor.run(tasks, limit):

@@ -1,7 +1,7 @@
 """Where independent tasks run: local processes (the default), or a Dask cluster (``dask://HOST:PORT``).
 
 This module is only the seam. On one machine the tasks run in the toolkit's one process runner
-(:func:`puzzlesat.core.runner.run_each`: a forked child per task, so nothing is pickled); on a cluster,
+(:func:`puzzlesat.processes.runner.run_each`: a forked child per task, so nothing is pickled); on a cluster,
 Dask's client distributes them; there is no queue, retry or wire protocol here. What is ours is the same
 guard around every task on every executor: the task's own time limit, enforced where it runs by a
 forked child that is killed at the limit, and its end turned into one :class:`Outcome`, so that a task
@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..core.errors import PuzzlesatError, SolverTimeout
-from ..core.runner import Outcome, run_each
+from ..core.timing import Deadline
+from ..processes.runner import Outcome, run_each
 
 T = TypeVar("T")
 
@@ -39,10 +40,11 @@ def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
 
     _allow_children()
     start = time.perf_counter()
+    deadline = Deadline.after(limit)  # on this worker's clock, from the task's start here
     cancelled = _dask_cancellation()
     try:
-        value = (call_with_timeout(task, limit, "task") if cancelled is None
-                 else call_until(task, limit, "task", cancelled))
+        value = (call_with_timeout(task, deadline, "task") if cancelled is None
+                 else call_until(task, deadline, "task", cancelled))
     except SolverTimeout as exc:
         return Outcome("TIMEOUT", error=str(exc), seconds=time.perf_counter() - start)
     except PuzzlesatError as exc:
@@ -94,7 +96,7 @@ class Executor(ABC):
 
 
 class LocalExecutor(Executor):
-    """Forked processes on this machine, one per core unless told (:func:`~puzzlesat.core.runner.run_each`)."""
+    """Forked processes on this machine, one per core unless told (:func:`~puzzlesat.processes.runner.run_each`)."""
 
     name = "local"
 

@@ -19,7 +19,13 @@ from .report import html_table, solution_warnings
 @dataclass
 class Explained:
     """An explanation, checked: every step replayed, the solution it reaches (if it reaches one) passed
-    the checker, and with ``certify`` every replayed UNSAT answer's proof checked."""
+    the checker, and with ``certify`` every replayed UNSAT answer's proof checked.
+
+    >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    >>> explained = puzzlesat.explain("aquarium", grid)
+    >>> explained.explanation.solved, len(explained.to_json()["steps"])
+    (True, 10)
+    """
 
     puzzle: str
     explanation: Explanation

@@ -30,6 +30,7 @@ from ..core.encoding import Encoding
 from ..core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Result, Status
+from ..core.timing import UNLIMITED, Deadline
 from ..proofs.certificate import Certificate
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ class OptimisationMethod(ABC):
     #: what :meth:`requires` says a refused backend lacks
     needs = "it needs a SAT backend"
 
-    def optimize(self, encoding: Encoding, backend: Backend, timeout: float | None = None,
+    def optimize(self, encoding: Encoding, backend: Backend, deadline: Deadline = UNLIMITED,
                  certify: bool = False) -> Optimum:
         """The optimum; with ``certify``, carrying a certificate from ``backend``'s checked proofs
         (``backend`` must then write proofs: see :meth:`Backend.with_proofs`)."""
@@ -86,16 +87,16 @@ class OptimisationMethod(ABC):
             # a method that certifies itself does it inside the race; others once it is won, below, by the
             # winner alone (the loser's core is free for the proof's check)
             winner, optimum = portfolio.race(
-                lambda member: self.optimize(encoding, member, certify=certify and self.certifies_itself), timeout)
+                lambda member: self.optimize(encoding, member, certify=certify and self.certifies_itself), deadline)
             optimum.solved_by = winner
         else:
             self.requires(backend)
-            optimum = self.run(encoding, backend, timeout)
+            optimum = self.run(encoding, backend, deadline)
         if certify and optimum.certificate is None and not self.certifies_itself:
             prover = backend
             if portfolio is not None:  # the winner proves: it found this optimum fastest
                 prover = next(member for member in portfolio.members if member.name == optimum.solved_by)
-            optimum.certificate = call_with_timeout(lambda: _certified(encoding, optimum, prover), timeout,
+            optimum.certificate = call_with_timeout(lambda: _certified(encoding, optimum, prover), deadline,
                                                     prover.name)
         return optimum
 
@@ -103,7 +104,7 @@ class OptimisationMethod(ABC):
     certifies_itself = False
 
     @abstractmethod
-    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
+    def run(self, encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimum:
         """The optimum on one backend (not a portfolio), without certificates."""
 
 
@@ -131,8 +132,8 @@ class Rc2(OptimisationMethod):
             return all(self.takes(member) for member in portfolio.members)
         return backend.pysat_solver is not None
 
-    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
-        return _rc2(encoding, self, backend, timeout)
+    def run(self, encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimum:
+        return _rc2(encoding, self, backend, deadline)
 
 
 class Descent(OptimisationMethod):
@@ -142,8 +143,8 @@ class Descent(OptimisationMethod):
     description = "SAT descent: solve, then add 'cost <= best - 1' (pysat.pb) until UNSAT"
     certifies_itself = True
 
-    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
-        return _descent(encoding, backend, timeout)
+    def run(self, encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimum:
+        return _descent(encoding, backend, deadline)
 
 
 class Z3Optimize(OptimisationMethod):
@@ -159,8 +160,8 @@ class Z3Optimize(OptimisationMethod):
     def takes(self, backend: Backend) -> bool:
         return Capability.SMT in backend.capabilities
 
-    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
-        return _z3(encoding, timeout)
+    def run(self, encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimum:
+        return _z3(encoding, deadline)
 
 
 class OwnMaxSat(OptimisationMethod):
@@ -173,8 +174,8 @@ class OwnMaxSat(OptimisationMethod):
     def takes(self, backend: Backend) -> bool:
         return Capability.OPTIMIZE in backend.capabilities
 
-    def run(self, encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
-        result = backend.maxsat(encoding, timeout)
+    def run(self, encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimum:
+        result = backend.maxsat(encoding, deadline)
         cost = None if result.cost is None else result.cost + encoding.cost_offset
         return Optimum(result.status, result.model, cost)
 
@@ -194,7 +195,7 @@ def method_named(name: str) -> OptimisationMethod:
     return METHODS[name]
 
 
-def _rc2(encoding: Encoding, method: Rc2, backend: Backend, timeout: float | None) -> Optimum:
+def _rc2(encoding: Encoding, method: Rc2, backend: Backend, deadline: Deadline) -> Optimum:
     from pysat.examples.rc2 import RC2, RC2Stratified
     from pysat.formula import WCNF
 
@@ -217,13 +218,13 @@ def _rc2(encoding: Encoding, method: Rc2, backend: Backend, timeout: float | Non
                 raise BackendError(f"method {method.name} cannot run on {backend.name}: {exc}") from None
             return model, rc2.cost, 0
 
-    model, cost, cores = call_with_timeout(run, timeout, backend.name)
+    model, cost, cores = call_with_timeout(run, deadline, backend.name)
     if model is None:
         return Optimum(Status.UNSAT)
     return Optimum(Status.SAT, CnfModel.from_literals(model, encoding.num_vars), cost + encoding.cost_offset, cores)
 
 
-def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Optimum:
+def _descent(encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimum:
     """Linear SAT-UNSAT search: each bound is added for good (bounds only tighten), so any backend that
     takes new clauses works, and the final UNSAT proves the last model optimal.
 
@@ -240,7 +241,7 @@ def _descent(encoding: Encoding, backend: Backend, timeout: float | None) -> Opt
             optimum.cost += encoding.cost_offset
         return optimum
 
-    return call_with_timeout(run, timeout, backend.name)
+    return call_with_timeout(run, deadline, backend.name)
 
 
 class _Bounded:
@@ -345,19 +346,20 @@ def _trim(model: CnfModel, num_vars: int) -> CnfModel:
     return CnfModel(model.truth[:num_vars + 1])
 
 
-def _z3(encoding: Encoding, timeout: float | None) -> Optimum:
+def _z3(encoding: Encoding, deadline: Deadline) -> Optimum:
     import z3
 
     optimizer = z3.Optimize()
-    if timeout is not None:
-        optimizer.set("timeout", max(1, int(timeout * 1000)))
+    left = deadline.left()
+    if left is not None:
+        optimizer.set("timeout", max(1, int(left * 1000)))
     optimizer.add(*encoding.assertions)
     optimizer.minimize(encoding.objective)
     answer = optimizer.check()
     if answer == z3.unsat:
         return Optimum(Status.UNSAT)
     if answer != z3.sat:
-        raise SolverTimeout("z3", timeout or 0)
+        raise SolverTimeout("z3", deadline.seconds or 0)
     model = optimizer.model()
     cost = model.eval(encoding.objective, model_completion=True).as_long()
     return Optimum(Status.SAT, SmtModel(model), cost + encoding.cost_offset)

@@ -11,7 +11,7 @@ from ..backends import get_backend
 from ..backends.base import Capability
 from ..backends.forking import call_with_timeout
 from ..core.puzzle import Puzzle
-from ..core.timing import UNLIMITED, Stopwatch
+from ..core.timing import UNLIMITED, Deadline, Stopwatch
 from .crosscheck import CERTIFIED, WARNINGS, Method, Outcome
 from .optimize import METHODS
 from .report import Report, answered
@@ -59,7 +59,7 @@ def label(puzzle: Puzzle[Any, Any, Any], name: str, kind: str) -> str:
 def reference_method(answers: Callable[[], Outcome], read_apart: bool = False) -> Method:
     """The solver-free method, killed at the limit like every backend (a jig's search can take long);
     ``read_apart``: it reads a formula file with a reader of its own."""
-    return Method("reference", "reference", lambda limit: call_with_timeout(answers, limit, "reference"),
+    return Method("reference", "reference", lambda deadline: call_with_timeout(answers, deadline, "reference"),
                   REFERENCE_READER if read_apart else "")
 
 
@@ -70,11 +70,11 @@ def carried(report: Report) -> dict[str, Any]:
         {WARNINGS: report.warnings} if report.warnings else {})
 
 
-def solved(solve: Solve, request: Request, instance: Any, proof_key: str | None = None) -> Callable[[float | None], Outcome]:
-    """A method that solves the request under the method's limit: its answers without the proof flag
-    (``optimal``, ``exact``)."""
-    def run(limit: float | None) -> Outcome:
-        report = solve(request.within(limit), instance, Stopwatch())
+def solved(solve: Solve, request: Request, instance: Any, proof_key: str | None = None) -> Callable[[Deadline], Outcome]:
+    """A method that solves the request under the method's own deadline: its answers without the proof
+    flag (``optimal``, ``exact``)."""
+    def run(deadline: Deadline) -> Outcome:
+        report = solve(request.within(deadline), instance, Stopwatch())
         answers = {k: v for k, v in report.answers.items() if k != proof_key}
         return report.status.value, answers | carried(report), ""
     return run
@@ -145,16 +145,16 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
     methods = [reference_method(lambda: count_outcome(puzzle.reference_counts(instance, request.options)),
                                 puzzle.solvers_independent)]
     for name, counter in puzzle.other_counts().items():
-        def other(limit: float | None, counter: Callable[[Any, Any], int] = counter, name: str = name) -> Outcome:
+        def other(deadline: Deadline, counter: Callable[[Any, Any], int] = counter, name: str = name) -> Outcome:
             return call_with_timeout(lambda: count_outcome({label: counter(instance, options) for label, options
-                                                            in puzzle.count_variants(request.options)}), limit, name)
+                                                            in puzzle.count_variants(request.options)}), deadline, name)
         methods.append(Method(name, name, other))
     for name in backends:
         for kind in encodings_of(puzzle, name):
             counting = on_backend(request, name, kind)
 
-            def run(limit: float | None, counting: Request = counting) -> Outcome:
-                report = count(counting.within(limit), instance)
+            def run(deadline: Deadline, counting: Request = counting) -> Outcome:
+                report = count(counting.within(deadline), instance)
                 return report.status.value, dict(report.answers) | carried(report), ""
             methods.append(Method(label(puzzle, counting.backend.name, kind),
                                   family(puzzle, kind, counting.backend.name), run,

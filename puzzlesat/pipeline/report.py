@@ -21,7 +21,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Report:
-    """Everything ``solve`` or ``count`` learned, in the shape ``--json`` prints."""
+    """Everything ``solve`` or ``count`` learned, in the shape ``--json`` prints.
+
+    >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
+    >>> report = puzzlesat.solve("aquarium", grid)
+    >>> report.status.value, report.answers["unique"], report.checked, sorted(report.to_json()["solution"])
+    ('SAT', True, True, ['grid'])
+    """
 
     puzzle: str
     source: str
@@ -58,6 +64,12 @@ class Report:
     parts: Mapping[str, Status] = field(default_factory=dict)
     #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
     draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """The times as they were when the report was made: a copy, never the task's live stopwatch
+        (which kept growing after a frozen report was handed out). A task that times more phases after
+        making its report makes the report again, with ``replace(report, times=watch.times)``."""
+        object.__setattr__(self, "times", dict(self.times))
 
     def _repr_svg_(self) -> str | None:
         """Jupyter's rich display: the solution as the SVG picture ``--svg`` writes."""

@@ -43,10 +43,10 @@ class Request:
     #: question is the count, not what a given solver makes of it
     race_search: bool = False
 
-    def within(self, seconds: float | None) -> Request:
-        """This request under a limit of its own that starts now (a cross-check's method, a forked
-        count that its parent keeps the time of: ``None``)."""
-        return replace(self, deadline=Deadline.after(seconds))
+    def within(self, deadline: Deadline) -> Request:
+        """This request under a deadline of its own (a cross-check's method; a forked count that its
+        parent keeps the time of: :data:`~puzzlesat.core.timing.UNLIMITED`)."""
+        return replace(self, deadline=deadline)
 
     @property
     def proving(self) -> bool:

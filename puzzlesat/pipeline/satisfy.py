@@ -33,7 +33,7 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
     claims = Claims(request, watch)
     with watch.phase("solve"):
         session = backend.open(encoding)
-    with session, closing(session.models(deadline.left())) as results:  # a second model disproves uniqueness
+    with session, closing(session.models(deadline)) as results:  # a second model disproves uniqueness
         with watch.phase("solve"):
             first = next(results)
         report = Report(puzzle.name, getattr(instance, "source", ""), backend.name, request.encoding, first.status,
@@ -42,7 +42,7 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
         if first.status == Status.UNSAT:
             claims.claim("unsat", first.certificate)
         if first.status != Status.SAT or first.model is None:
-            return replace(report, certificates=claims.certificates)
+            return replace(report, certificates=claims.certificates, times=watch.times)
         solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
         answers = dict(solution.answers())
         noticed: tuple[str, ...] = ()
@@ -58,7 +58,7 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
             answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
             report = replace(report, solved_by=report.solved_by + (second.backend,))
     return replace(report, solution=solution, checked=True, answers=answers, certificates=claims.certificates,
-                   noticed=noticed)
+                   noticed=noticed, times=watch.times)
 
 
 def second_solution_warning(puzzle: str, up_to: str, first: dict[str, Any], second: dict[str, Any]) -> str:

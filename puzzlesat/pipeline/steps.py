@@ -17,8 +17,8 @@ from ..core.files import read_text
 from ..core.model import CnfModel, SmtModel
 from ..core.options import accepts, described, quoted
 from ..core.puzzle import Puzzle, Solution
+from ..core.reporting import report_progress
 from ..core.result import Status
-from ..core.supervisor import report_progress
 from ..core.timing import Stopwatch
 from .report import Claims
 from .request import Request
@@ -111,7 +111,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
     tally = Tally(0, encoding.size())
     if request.exact_count:
         with watch.phase("solve"):
-            tally.found = backend.count(encoding, request.deadline.left()) << encoding.free_shown
+            tally.found = backend.count(encoding, request.deadline) << encoding.free_shown
         tally.answered(backend.name)
         claims.claim(claim, None)
         return tally
@@ -119,7 +119,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
     with watch.phase("solve"):
         session = backend.open(encoding)
     tally.statistics = session.statistics
-    with session, closing(session.models(deadline.left())) as results:
+    with session, closing(session.models(deadline)) as results:
         while True:
             with watch.phase("solve"):
                 result = next(results)

@@ -28,9 +28,9 @@ from ..backends.forking import first_forked, run_forked
 from ..core.errors import BackendError, CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle, Solution
+from ..core.reporting import progress_slot, report_phase
 from ..core.result import Status
-from ..core.supervisor import progress_slot, report_phase
-from ..core.timing import Deadline, Stopwatch
+from ..core.timing import UNLIMITED, Deadline, Stopwatch
 from .report import Claims, Report, answered
 from .request import Request, encoding_for
 from .satisfy import solve_satisfying
@@ -285,7 +285,7 @@ def _by_count(task: Task, request: Request, instance: Any, niced: bool = False) 
     def run() -> Report:
         if niced:
             os.nice(RACE_NICENESS)
-        report = task.count(request.within(None), instance, Stopwatch())
+        report = task.count(request.within(UNLIMITED), instance, Stopwatch())
         return replace(report, draw=None)  # drawn by the parent (a function does not cross the pipe)
 
     return _Racer(f"{'exact count' if request.exact_count else 'enumeration'} on {request.backend.name}", run)
@@ -311,7 +311,7 @@ def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer
     report_phase("solve")
     start = time.perf_counter()
     try:
-        winner, report = first_forked([racer.run for racer in racers], request.deadline.left(), request.backend.name,
+        winner, report = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
                                       head_start, [racer.name for racer in racers])
     except SolverTimeout:
         raise SolverTimeout(request.backend.name, request.deadline.seconds or 0.0) from None
@@ -338,7 +338,7 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
     def one(number: int) -> tuple[Tally, list[Solution], dict[str, float], dict[str, Any]]:
         progress_slot(number)
         child_watch, child_listed = Stopwatch(), list[Solution]()
-        child = replace(request, options=variants[number][1]).within(None)  # the parent keeps the time
+        child = replace(request, options=variants[number][1]).within(UNLIMITED)  # the parent keeps the time
         child_claims = Claims(child, child_watch)
         keep = child_listed.append if listed is not None and number == 0 else None
         tally = count_formula(child, instance, built[number], child_watch, child_claims, variants[number][0], keep,
@@ -347,7 +347,7 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
 
     report_phase("solve")  # the children's phases do not reach the worker; the times are theirs, below
     try:
-        results = run_forked([partial(one, number) for number in range(len(variants))], deadline.left(),
+        results = run_forked([partial(one, number) for number in range(len(variants))], deadline,
                              request.backend.name)
     except SolverTimeout:  # name the limit the user gave, not what the encodes left of it
         raise SolverTimeout(request.backend.name, deadline.seconds or 0.0) from None
@@ -459,7 +459,7 @@ class Optimize(Task):
             encoding = puzzle.encode(instance, request.encoding, request.options)
         backend = f"{request.backend.name} ({method.name})"
         with watch.phase("solve"):
-            optimum = method.optimize(encoding, request.backend, request.deadline.left(), certify=request.proving)
+            optimum = method.optimize(encoding, request.backend, request.deadline, certify=request.proving)
         claims = Claims(request, watch)
         claims.claim("optimal" if optimum.status == Status.SAT else "unsat", optimum.certificate)
         report = Report(puzzle.name, getattr(instance, "source", ""), backend, request.encoding, optimum.status,
@@ -471,7 +471,8 @@ class Optimize(Task):
         total = sum(solution.answers().values())
         if total != optimum.cost:
             raise CheckFailed(f"{backend}: the decoded plans cost {total}, the solver claimed {optimum.cost}")
-        return replace(report, solution=solution, checked=True, answers=dict(solution.answers()) | {"optimal": True})
+        return replace(report, solution=solution, checked=True, answers=dict(solution.answers()) | {"optimal": True},
+                       times=watch.times)
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
               limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,

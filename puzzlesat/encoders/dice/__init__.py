@@ -20,6 +20,7 @@ from .task import CountUniverses
 if TYPE_CHECKING:
     from pysat.formula import IDPool
 
+    from ...core.timing import Deadline
     from ...formats.picture import Picture
 
 #: the game's rules, each an option of every command that reads a dice input (the puzzle's defaults)
@@ -122,7 +123,7 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
         from .split import wins_from_tracks
         return wins_from_tracks(instance, counts)
 
-    def recurrence_wins(self, instance: DiceInstance, timeout: float | None) -> tuple[int, int]:
+    def recurrence_wins(self, instance: DiceInstance, deadline: Deadline) -> tuple[int, int]:
         """Universe counts from Z3 solving the recurrence equations (the third oracle)."""
         import z3
 
@@ -130,11 +131,12 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
         from .smt import encode_recurrence
         encoding = encode_recurrence(instance)
         solver = z3.Then("simplify", "propagate-values", "smt").solver()  # measured: far faster than solve-eqs or qflia
-        if timeout is not None:
-            solver.set("timeout", max(1, int(timeout * 1000)))
+        left = deadline.left()
+        if left is not None:
+            solver.set("timeout", max(1, int(left * 1000)))
         solver.add(*encoding.assertions)
         if solver.check() != z3.sat:
-            raise SolverTimeout("z3", timeout or 0)
+            raise SolverTimeout("z3", deadline.seconds or 0)
         model = solver.model()
         return (model.eval(encoding.terms["wins1"]).as_long(), model.eval(encoding.terms["wins2"]).as_long())
 

@@ -129,7 +129,7 @@ def solve_part1(puzzle: Dice, instance: Any, deadline: Deadline, watch: Stopwatc
         with watch.phase("encode"):
             unrolled = puzzle.encode(instance, "smt", DiceOptions(horizon=horizon))
         with watch.phase("solve"), get_backend("z3").open(unrolled) as session:
-            first = session.solve(deadline.left())
+            first = session.solve(deadline)
         if first.status != Status.UNSAT:
             break
     if first.status != Status.SAT or first.model is None:
@@ -152,7 +152,7 @@ def count_universes(request: Request, instance: Any, watch: Stopwatch,
     if kind == "smt":
         meanwhile()
         with watch.phase("solve"):
-            return "recurrence", puzzle.recurrence_wins(instance, deadline.left()), {}
+            return "recurrence", puzzle.recurrence_wins(instance, deadline), {}
     assert isinstance(request.options, DiceOptions), "dice requests carry dice options"
     players = [replace(request.options, winner=player) for player in (0, 1)]
     if Capability.COUNT not in backend.capabilities:
@@ -180,7 +180,7 @@ T = TypeVar("T")
 def _counted(calls: list[Callable[[], T]], meanwhile: Callable[[], object], deadline: Deadline, backend: str,
              watch: Stopwatch) -> list[T]:
     """The calls' results, each from a forked child, with ``meanwhile()`` run here as they work."""
-    with forked(calls, deadline.left(), backend) as results:
+    with forked(calls, deadline, backend) as results:
         meanwhile()
         with watch.phase("solve"):  # what is left of the counting once ``meanwhile`` is done
             return results()
@@ -217,11 +217,11 @@ def plan_universes(request: Request, instance: Any, backends: list[str], task: C
             methods.append(Method(f"{backend.name} (recurrence, {shared})", shared,
                                   solved(task.solve, on(name), instance, "exact")))
         else:
-            def enumerate_universes(limit: float | None, name: str = name) -> Outcome:
+            def enumerate_universes(deadline: Deadline, name: str = name) -> Outcome:
                 _, answers, _ = task.reference(request, instance)
                 universes = sum(answers["wins"]) if answers else 0
                 if universes > ENUMERATION_LIMIT:
                     return "SKIPPED", None, f"{universes} universes: too many to enumerate"
-                return solved(task.solve, on(name), instance, "exact")(limit)
+                return solved(task.solve, on(name), instance, "exact")(deadline)
             methods.append(Method(f"{backend.name} (enumeration, {shared})", shared, enumerate_universes))
     return methods

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.compiled import compiled_in_order
 from ...core.errors import PuzzlesatError
-from ...core.runner import run_each
+from ...processes.runner import run_each
 from .exact_cover import Option, jig_options
 from .exact_cover import turned as turned_look
 from .instance import JigInstance

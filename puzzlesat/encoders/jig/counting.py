@@ -23,8 +23,8 @@ from functools import partial
 
 from ...core.compiled import PLAIN_SECONDS, CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from ...core.errors import PuzzlesatError
-from ...core.runner import run_each
-from ...core.supervisor import report_progress
+from ...core.reporting import report_progress
+from ...processes.runner import run_each
 from .compiled import fits
 from .instance import JigInstance
 from .reference import Layout, layouts

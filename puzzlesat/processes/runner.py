@@ -3,7 +3,7 @@
 Every process the toolkit forks for work is a :class:`Child` (a limited solver call and a forked count,
 :mod:`puzzlesat.backends.forking`; a portfolio member; a worker of :func:`run_each`, which bench, the
 local executor and a cross-check on local processes use). Only the supervisor's worker is forked apart
-(:mod:`puzzlesat.core.supervisor`: it is forked before anything else, takes the command's rlimits and
+(:mod:`puzzlesat.processes.supervisor`: it is forked before anything else, takes the command's rlimits and
 signals, and reports its phase through a raw pipe).
 
 :func:`run_each` runs independent tasks: at most ``workers`` forked worker processes, each in a process
@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from .errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
-from .processes import die_with_parent, silence_descriptor_2
-from .supervisor import memory_message
+from ..core.errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
+from ..core.reporting import memory_message
+from ..core.timing import UNLIMITED, Deadline
+from .children import die_with_parent, silence_descriptor_2
 
 T = TypeVar("T")
 
@@ -134,17 +135,20 @@ class _Worker(Child):
         super().__init__(partial(_serve, tasks=tasks, fresh=fresh), own_group=True, duplex=True)
         self.number: int | None = None
         self.start = 0.0
+        #: when the task it runs is killed: its own limit from its start, or the budget's end
+        self.deadline = UNLIMITED
 
-    def give(self, number: int) -> None:
-        self.number, self.start = number, time.perf_counter()
+    def give(self, number: int, limit: float | None, until: Deadline) -> None:
+        self.number, self.start = number, time.monotonic()
+        self.deadline = Deadline.after(limit, self.start).earlier(until)
         self.conn.send(number)
 
 
 def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None,
              skip: Callable[[int], bool] = lambda number: False, fresh: bool = False,
-             until: float | None = None) -> Generator[tuple[int, Outcome[T]], None, None]:
+             until: Deadline = UNLIMITED) -> Generator[tuple[int, Outcome[T]], None, None]:
     """Run every task in forked workers, at most ``workers`` at a time, each task killed past ``limit``
-    seconds, and any still running at ``until`` (a ``time.perf_counter()`` instant: a budget's end);
+    seconds from its start, and any still running at ``until`` (a budget's end);
     yield (task number, outcome) as each ends. ``skip(number)``, asked when a task's turn comes, leaves
     it out (no outcome: the caller knows why, e.g. a method's earlier repeat timed out, or the budget is
     spent). With ``fresh``, every task runs in a worker of its own. A task whose worker dies of memory
@@ -161,13 +165,12 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
                 if skip(number):
                     continue
                 worker = idle.pop() if idle else _Worker(tasks, fresh)
-                worker.give(number)
+                worker.give(number, limit, until)
                 busy[worker.conn] = worker
             if not busy:
                 continue
-            now = time.perf_counter()
-            waits = [_cut(w, limit, until) - now for w in busy.values() if _cut(w, limit, until) != float("inf")]
-            for conn in wait(list(busy), max(0.0, min(waits)) if waits else None):
+            waits = [left for w in busy.values() if (left := w.deadline.left(at_least=0.0)) is not None]
+            for conn in wait(list(busy), min(waits) if waits else None):
                 worker = busy.pop(conn)
                 done = worker.number
                 assert done is not None, "a busy worker runs a task"
@@ -184,24 +187,18 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
                         worker.stop()
                     else:
                         idle.append(worker)
-                yield done, Outcome(outcome.status, outcome.value, outcome.error, time.perf_counter() - worker.start)
-            now = time.perf_counter()
+                yield done, Outcome(outcome.status, outcome.value, outcome.error, time.monotonic() - worker.start)
             for conn, worker in list(busy.items()):
-                if now >= _cut(worker, limit, until):
+                if worker.deadline.passed():
                     del busy[conn]
                     worker.stop()
                     assert worker.number is not None, "a busy worker runs a task"
-                    given = _cut(worker, limit, until) - worker.start
+                    given = (worker.deadline.end or worker.start) - worker.start
                     yield worker.number, Outcome("TIMEOUT", error=f"no answer within the time limit of {given:g} s",
-                                                 seconds=now - worker.start)
+                                                 seconds=time.monotonic() - worker.start)
     finally:
         for worker in idle + list(busy.values()):
             worker.stop()
-
-
-def _cut(worker: _Worker, limit: float | None, until: float | None) -> float:
-    """When the task ``worker`` runs is killed (``inf``: never)."""
-    return min(worker.start + limit if limit is not None else float("inf"), until if until is not None else float("inf"))
 
 
 def _serve(conn: Any, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:

@@ -1,0 +1,168 @@
+"""The worker's side of a supervised command (:mod:`puzzlesat.processes.supervisor`): what it tells its
+supervisor (its phase, how far it has come, its temporary files, that its one error line is out) and
+what it knows of its limits, for messages. Outside a worker (a library caller, a test) every function
+here does nothing, so the code that reports needs no supervisor to run.
+
+The supervisor connects a worker it forks (:func:`connect`); only these few words cross the pipe, and
+the progress texts a few bytes of shared memory. This module is in ``core`` because the core types
+report through it (a :class:`~puzzlesat.core.timing.Stopwatch` says its phases, an atomic write its
+temporary file), while the process machinery itself lives in :mod:`puzzlesat.processes`.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a command may use. ``seconds`` bounds the whole command (``None``: no bound), ``memory``
+    the bytes of address space of the worker and of each of its children (``None``: no cap);
+    ``option`` is how the user set the time, for messages."""
+
+    seconds: float | None = None
+    memory: int | None = None
+    option: str = "--timeout"
+    #: the ``time.monotonic()`` the time counts from (the process's start); None: the supervisor's
+    start: float | None = None
+
+
+#: the progress texts the status line shows at most, and the bytes of each
+PROGRESS_SLOTS, _SLOT_BYTES = 4, 96
+
+
+@dataclass
+class _WorkerState:
+    channel: int
+    limits: Limits
+    phase: str = "start"
+    #: how far the phase has come ("1,234 solutions so far"), for the status line: a few texts in memory
+    #: shared with the worker's forked children (counts run side by side, one a slot); a new phase of
+    #: the worker clears them
+    progress: mmap.mmap = field(default_factory=lambda: mmap.mmap(-1, PROGRESS_SLOTS * _SLOT_BYTES))
+    #: told each new phase and each detail (``--verbose`` prints them as they come)
+    on_phase: Callable[[str], None] | None = None
+    #: the worker itself: its forked children (solver calls, cubes) report nothing
+    pid: int = field(default_factory=os.getpid)
+
+
+_WORKER: _WorkerState | None = None
+#: the slot this process writes its progress to (:func:`progress_slot`)
+_slot = 0
+
+
+# --- the worker's side ---------------------------------------------------------------------------
+
+def current_phase() -> str:
+    """The phase the command is in, as the supervisor knows it ("start" outside a worker)."""
+    return _WORKER.phase if _WORKER is not None else "start"
+
+
+def report_phase(name: str) -> None:
+    """Tell the supervisor which phase the command is in (named in a time-limit message)."""
+    if _WORKER is not None and _WORKER.phase != name:
+        _WORKER.phase = name
+        if _WORKER.pid == os.getpid():
+            _WORKER.progress[:] = bytes(len(_WORKER.progress))
+        _send("phase", name)
+        if _WORKER.on_phase is not None:
+            _WORKER.on_phase(name)
+
+
+def report_progress(text: str) -> None:
+    """Say how far the current phase has come ("1,234 solutions so far"), for the status line
+    (:mod:`puzzlesat.cli.progress`), from the worker or a forked child of it: a copy into shared memory,
+    so a loop may call it every round. A torn read shows one line garbled, nothing worse."""
+    if _WORKER is not None:
+        start = _slot * _SLOT_BYTES
+        _WORKER.progress[start:start + _SLOT_BYTES] = text.encode()[:_SLOT_BYTES].ljust(_SLOT_BYTES, b"\0")
+
+
+def progress_slot(number: int) -> None:
+    """Have this process (a forked child, one of several side by side) report its progress in slot
+    ``number`` (modulo the slots), so that the children's texts are shown together."""
+    global _slot
+    _slot = number % PROGRESS_SLOTS
+
+
+def current_progress() -> str:
+    """The progress texts of this phase, joined ("" when none)."""
+    if _WORKER is None:
+        return ""
+    data = bytes(_WORKER.progress)
+    texts = (data[at:at + _SLOT_BYTES].rstrip(b"\0").decode(errors="replace") for at in range(0, len(data), _SLOT_BYTES))
+    return ", ".join(text for text in texts if text)
+
+
+def report_detail(text: str) -> None:
+    """A detail for ``--verbose`` (a solver's statistics); said by the worker only, not by its children."""
+    if _WORKER is not None and _WORKER.on_phase is not None and _WORKER.pid == os.getpid():
+        _WORKER.on_phase(text)
+
+
+def follow_phases(callback: Callable[[str], None]) -> None:
+    """Have ``callback`` told each phase the worker enters and each detail reported (nothing outside a
+    worker)."""
+    if _WORKER is not None:
+        _WORKER.on_phase = callback
+
+
+def announce_temp(path: str) -> None:
+    """Tell the supervisor about a temporary file outside the scratch directory (an atomic write's),
+    which it removes if the worker ends before renaming it."""
+    if _WORKER is not None:
+        _send("temp", os.path.abspath(path))
+
+
+def announce_said() -> None:
+    """Tell the supervisor that the command's one error line is out, so that a signal arriving while
+    the worker ends does not add a second one."""
+    if _WORKER is not None:
+        _send("said", "")
+
+
+def limit_message(backend: str, fallback: str) -> str:
+    """A solver call's timeout as the user sees it: the limit they gave, which ran out while solving
+    (``fallback``, the call's own message, outside a command with a time limit)."""
+    if _WORKER is None or _WORKER.limits.seconds is None:
+        return fallback
+    limits = _WORKER.limits
+    return f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
+
+
+def memory_message(phase: str | None, memory: int | None) -> str:
+    """Memory exhaustion as the user sees it: the phase it happened in (when known) and the cap they
+    can raise (when there is one)."""
+    where = f" in the {phase} phase" if phase else ""
+    if memory is None:
+        return f"out of memory{where}"
+    return f"out of memory{where} (--max-memory {format_bytes(memory)}: raise it, or try a smaller instance)"
+
+
+def in_worker() -> bool:
+    """Whether this process is a supervised command's worker (whose supervisor reports its ends)."""
+    return _WORKER is not None
+
+
+def _send(kind: str, value: str) -> None:
+    assert _WORKER is not None
+    try:
+        os.write(_WORKER.channel, f"{kind}\t{value}\0".encode("utf-8", "surrogateescape"))
+    except OSError:  # the supervisor is gone: this process dies with it anyway
+        pass
+
+
+def connect(channel: int, limits: Limits) -> None:
+    """Make this process a worker that reports through ``channel`` (the supervisor's pipe), under
+    ``limits``; called by the supervisor in the worker it forks."""
+    global _WORKER
+    _WORKER = _WorkerState(channel, limits)
+
+
+def format_bytes(count: int) -> str:
+    for unit, size in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if count >= size:
+            return f"{count / size:g}{unit}"
+    return str(count)
