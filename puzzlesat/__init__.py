@@ -22,10 +22,24 @@ from .core.version import __version__
 
 #: the Python interface (:mod:`puzzlesat.api`), imported on first use so that ``import puzzlesat``
 #: (and the command line's start-up) stays light
-_API = ("read", "encode", "decode", "check", "solve", "count", "explain", "Report", "Explained", "PuzzlesatError")
+_API = ("read", "encode", "decode", "check", "solve", "count", "explain", "crosscheck", "Report", "Explained",
+        "CrossChecked", "PuzzlesatError")
 
 if TYPE_CHECKING:
-    from .api import Explained, PuzzlesatError, Report, check, count, decode, encode, explain, read, solve
+    from .api import (
+        CrossChecked,
+        Explained,
+        PuzzlesatError,
+        Report,
+        check,
+        count,
+        crosscheck,
+        decode,
+        encode,
+        explain,
+        read,
+        solve,
+    )
 
 
 def __getattr__(name: str) -> Any:
@@ -42,5 +56,5 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_API))
 
 
-__all__ = ["Explained", "PuzzlesatError", "Report", "__version__", "check", "count", "decode", "encode", "explain",
-           "read", "solve"]
+__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "__version__", "check", "count", "crosscheck",
+           "decode", "encode", "explain", "read", "solve"]

@@ -27,6 +27,7 @@ from pysat.formula import CNF, WCNF, IDPool
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
 from .encoders import get_puzzle
+from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, run_methods
 from .pipeline.explaining import Explained, explain_instance
 from .pipeline.report import Report
 from .pipeline.request import request
@@ -34,7 +35,8 @@ from .pipeline.steps import load
 from .pipeline.tasks import count as _count
 from .pipeline.tasks import solve as _solve
 
-__all__ = ["Explained", "PuzzlesatError", "Report", "check", "count", "decode", "encode", "explain", "read", "solve"]
+__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "check", "count", "crosscheck", "decode", "encode",
+           "explain", "read", "solve"]
 
 if TYPE_CHECKING:
     from .core.encoding import Encoding
@@ -194,3 +196,20 @@ def explain(puzzle: str, instance: Any, certify: bool = False) -> Explained:
     {'steps': 10, 'widest': 1}
     """
     return explain_instance(get_puzzle(puzzle), instance, certify=certify)
+
+
+def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, timeout: float = DEFAULT_METHOD_LIMIT,
+               budget: float = DEFAULT_BUDGET, by_count: bool = False, **options: Any) -> CrossChecked:
+    """Cross-check as ``puzzlesat crosscheck`` does: every method (the solver-free reference, each
+    backend on each encoding) under ``timeout`` seconds each and ``budget`` in all, their rows, and the
+    verdict (``agree``, ``independent_methods``, :meth:`~CrossChecked.summary`).
+
+    >>> jig = puzzlesat.read("jig", "instances/jig/matt5x5.jig")
+    >>> checked = puzzlesat.crosscheck("jig", jig, backends=["cadical"])
+    >>> checked.agree, checked.summary()
+    (True, '3 independent methods agree (3 runs)')
+    """
+    spec = get_puzzle(puzzle)
+    names = backends if backends else spec.task.crosscheck_backends(spec)
+    methods = spec.task.plan_crosscheck(request(spec, None, None, timeout, **options), instance, names, by_count)
+    return CrossChecked(tuple(run_methods(methods, timeout, budget)))

@@ -2,6 +2,7 @@
 importing the package stays light (the examples of README and docs/python.md run in test_examples.py)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,18 @@ def test_a_report_keeps_the_times_it_was_made_with():
     assert {"encode", "solve", "decode", "check", "certify"} <= set(certified.times)
     burrow = puzzlesat.read("amphipod", str(INSTANCES / "aoc" / "2021-23" / "example.txt"), unfold=False)
     assert {"encode", "solve", "decode", "check"} <= set(puzzlesat.solve("amphipod", burrow, backend="glucose4").times)
+
+
+def test_a_crosscheck_from_python_is_the_command_lines(run_cli):
+    """puzzlesat.crosscheck runs the same methods and gives the verdict `crosscheck --json` gives, and
+    shows itself in a notebook as its rows and that verdict."""
+    path = str(INSTANCES / "jig" / "matt5x5.jig")
+    checked = puzzlesat.crosscheck("jig", puzzlesat.read("jig", path), backends=["cadical", "z3"])
+    code, out, _ = run_cli("crosscheck", "jig", path, "--backends", "cadical,z3", "--json")
+    shown = json.loads(out)
+    assert code == 0 and checked.agree is shown["agree"] is True
+    assert checked.independent_methods == shown["independent_methods_agreeing"] == 3
+    assert [(row.method, row.status, row.answers) for row in checked.rows] == [
+        (row["method"], row["status"], row["answers"]) for row in shown["rows"]]
+    html = checked._repr_html_()
+    assert "<table>" in html and "exact cover (Algorithm X)" in html and checked.summary() in html

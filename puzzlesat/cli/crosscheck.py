@@ -13,10 +13,8 @@ from ..encoders import get_puzzle
 from ..pipeline.crosscheck import (
     DEFAULT_BUDGET,
     DEFAULT_METHOD_LIMIT,
-    NO_ANSWER,
+    CrossChecked,
     Row,
-    agreeing_readers,
-    independent_agreement,
     run_methods,
 )
 from ..pipeline.request import request
@@ -112,15 +110,14 @@ def command(
         rows.append(row)
         if not as_json:
             note(escaped(_line(row, width)).replace("\n", " "))  # a row's reason may quote the input
-    culprits = [row for row in rows if not row.agrees and row.status not in NO_ANSWER]
-    timeouts = [row for row in rows if row.status in NO_ANSWER]
+    verdict = CrossChecked(tuple(rows))
     if as_json:
         echo_json(
             {
                 "puzzle": puzzle,
                 "source": file,
-                "agree": not culprits and len(timeouts) < len(rows),
-                "independent_methods_agreeing": independent_agreement(rows),
+                "agree": verdict.agree,
+                "independent_methods_agreeing": verdict.independent_methods,
                 "limit": {"method": timeout, "budget": budget},
                 "rows": [
                     {
@@ -143,9 +140,8 @@ def command(
         for warning, givers in _warnings(rows).items():
             named = ", ".join(givers[:2]) + (f" and {len(givers) - 2} more" if len(givers) > 2 else "")
             click.echo(escaped(f"warning: {warning} ({named})"))
-        click.echo(_summary(rows, timeouts, culprits) + (_readings(rows) if spec.solvers_independent and not culprits
-                                                         else ""))
-    if culprits or len(timeouts) == len(rows):
+        click.echo(verdict.summary(formula_file=spec.solvers_independent))
+    if not verdict.agree:
         raise SystemExit(1)
 
 
@@ -167,34 +163,6 @@ def _warnings(rows: list[Row]) -> dict[str, list[str]]:
         for warning in row.warnings:
             said.setdefault(warning, []).append(row.method)
     return said
-
-
-def _summary(rows: list[Row], timeouts: list[Row], culprits: list[Row]) -> str:
-    """The verdict line: the culprits, or how many independent methods (families) agree, and in how
-    many runs; a lone family is said to be no independent confirmation."""
-    if culprits:
-        return "DISAGREEMENT: " + ", ".join(r.method for r in culprits)
-    runs = sum(row.agrees for row in rows)
-    memouts = any(row.status == "MEMOUT" for row in timeouts)
-    if not runs:
-        memory = ", ran out of memory" if memouts else ""
-        return f"NOTHING COMPARED: all {len(timeouts)} methods timed out{memory} or were skipped"
-    families = independent_agreement(rows)
-    counted = (f"{families} independent method agrees" if families == 1
-               else f"{families} independent methods agree") + f" ({runs} run{'s' if runs > 1 else ''})"
-    if families == 1:
-        counted += ": no independent confirmation"
-    return counted + (f", {len(timeouts)} timed out{', out of memory' if memouts else ''} or skipped" if timeouts else "")
-
-
-def _readings(rows: list[Row]) -> str:
-    """On a formula file: how many independent readings of the file the agreement spans (every solver
-    that reads it through puzzlesat's reader would agree on a misread formula)."""
-    readers = agreeing_readers(rows)
-    if readers <= 1:
-        return ("; every method that answered read the file through one reader, so a fault of that reader "
-                "would go unseen")
-    return f"; the file read by {readers} independent readers (each row's last column)"
 
 
 def _numbers(answers: dict[Any, Any] | None) -> str:

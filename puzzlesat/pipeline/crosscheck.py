@@ -206,3 +206,68 @@ def agreeing_readers(rows: list[Row]) -> int:
 def independent_agreement(rows: list[Row]) -> int:
     """How many families (methods that share no code) gave the yardstick's answers."""
     return len({row.family for row in rows if row.agrees})
+
+
+@dataclass(frozen=True)
+class CrossChecked:
+    """What a cross-check's rows say together: the methods that disagree (culprits), those with no
+    answer, how many independent methods (families) and readers agree; :meth:`summary` is the verdict
+    line the command line prints, and a notebook shows the rows and that line (``_repr_html_``)."""
+
+    rows: tuple[Row, ...]
+
+    @property
+    def culprits(self) -> list[Row]:
+        return [row for row in self.rows if not row.agrees and row.status not in NO_ANSWER]
+
+    @property
+    def unanswered(self) -> list[Row]:
+        return [row for row in self.rows if row.status in NO_ANSWER]
+
+    @property
+    def agree(self) -> bool:
+        """No disagreement, and at least one method answered (the command's exit code 0)."""
+        return not self.culprits and len(self.unanswered) < len(self.rows)
+
+    @property
+    def independent_methods(self) -> int:
+        return independent_agreement(list(self.rows))
+
+    def summary(self, formula_file: bool = False) -> str:
+        """The verdict line: the culprits, or how many independent methods agree, in how many runs (a
+        lone family is no independent confirmation); on a formula file, how many readers of the file."""
+        if self.culprits:
+            return "DISAGREEMENT: " + ", ".join(r.method for r in self.culprits)
+        timeouts = self.unanswered
+        runs = sum(row.agrees for row in self.rows)
+        memouts = any(row.status == "MEMOUT" for row in timeouts)
+        if not runs:
+            memory = ", ran out of memory" if memouts else ""
+            counted = f"NOTHING COMPARED: all {len(timeouts)} methods timed out{memory} or were skipped"
+        else:
+            families = self.independent_methods
+            counted = (f"{families} independent method agrees" if families == 1
+                       else f"{families} independent methods agree") + f" ({runs} run{'s' if runs > 1 else ''})"
+            if families == 1:
+                counted += ": no independent confirmation"
+            if timeouts:
+                counted += f", {len(timeouts)} timed out{', out of memory' if memouts else ''} or skipped"
+        if not formula_file:
+            return counted
+        readers = agreeing_readers(list(self.rows))
+        if readers <= 1:
+            return counted + ("; every method that answered read the file through one reader, so a fault of that "
+                              "reader would go unseen")
+        return counted + f"; the file read by {readers} independent readers (each row's last column)"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: a row per method, then the verdict."""
+        from html import escape
+
+        head = "".join(f"<th style='text-align:left'>{name}</th>" for name in ("method", "status", "seconds", "answer",
+                                                                              "agrees"))
+        body = "".join(
+            "<tr>" + "".join(f"<td style='text-align:left'>{escape(str(cell))}</td>" for cell in (
+                row.method, row.status, f"{row.seconds:.3f}", row.answers if row.answers is not None else "-",
+                "yes" if row.agrees else row.error or "-")) + "</tr>" for row in self.rows)
+        return f"<table><tr>{head}</tr>{body}</table><p>{escape(self.summary())}</p>"
