@@ -78,6 +78,7 @@ def option_tables() -> None:
 
     out = DOCS / "_generated"
     out.mkdir(exist_ok=True)
+    every = []
     for name in builtin_names():
         puzzle = get_puzzle(name)
         sections = [("Reading options (every command that reads a file)", puzzle.reading_options),
@@ -92,6 +93,8 @@ def option_tables() -> None:
                           f"{option.help.replace('|', '/')} |" for option in options]
                 lines.append("")
         (out / f"options-{name}.md").write_text("\n".join(lines) or "This puzzle takes no options of its own.\n")
+        every.append(f"### {name}\n\n" + ("\n".join(lines) or "No options of its own.\n"))
+    (out / "options-all.md").write_text("\n".join(every))
 
 
 def setup(app: object) -> None:
