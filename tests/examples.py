@@ -123,10 +123,23 @@ def scratch() -> Iterator[Path]:
         yield here
 
 
+@contextmanager
+def inside_scratch() -> Iterator[None]:
+    """The current directory a :func:`scratch` directory, for Python examples, and back afterwards."""
+    with scratch() as here:
+        cwd = os.getcwd()
+        os.chdir(here)
+        try:
+            yield
+        finally:
+            os.chdir(cwd)
+
+
 def environment() -> dict[str, str]:
-    env = dict(os.environ, NO_COLOR="1", COLUMNS="80", PUZZLESAT_DEBUG="")
+    """The examples' environment: this interpreter's console scripts first, no colour, 80 columns."""
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="80")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env.pop("PUZZLESAT_DEBUG")
+    env.pop("PUZZLESAT_DEBUG", None)
     return env
 
 
@@ -150,17 +163,12 @@ def run_pycon(page: Path) -> str:
     names: dict[str, object] = {}
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    with scratch() as here:
-        cwd = os.getcwd()
-        os.chdir(here)
-        try:
-            for block in blocks(page):
-                if block.info == "pycon":
-                    test = doctest.DocTestParser().get_doctest(block.body, {}, block.name, str(page), block.line)
-                    test.globs = names  # DocTest copies what it is given; the page's blocks share one
-                    runner.run(test, out=report.append, clear_globs=False)
-        finally:
-            os.chdir(cwd)
+    with inside_scratch():
+        for block in blocks(page):
+            if block.info == "pycon":
+                test = doctest.DocTestParser().get_doctest(block.body, {}, block.name, str(page), block.line)
+                test.globs = names  # DocTest copies what it is given; the page's blocks share one
+                runner.run(test, out=report.append, clear_globs=False)
     return "".join(report)
 
 
@@ -171,14 +179,9 @@ def run_docstrings(module: object) -> str:
 
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    with scratch() as here:
-        cwd = os.getcwd()
-        os.chdir(here)
-        try:
-            for test in doctest.DocTestFinder().find(module, globs={"puzzlesat": puzzlesat}):
-                runner.run(test, out=report.append)
-        finally:
-            os.chdir(cwd)
+    with inside_scratch():
+        for test in doctest.DocTestFinder().find(module, globs={"puzzlesat": puzzlesat}):
+            runner.run(test, out=report.append)
     return "".join(report)
 
 
