@@ -41,7 +41,7 @@ def generator_command(name: str, generator: Generator) -> click.Command:
 
     command: click.Command = SupervisedCommand(
         name, callback=make, help=f"{generator.summary}\n\n{generator.description}", short_help=generator.summary,
-        params=[DeclaredOption(option, "generator", "Options") for option in generator.parameters])
+        params=[DeclaredOption(option, "generator", f"Options of {name}") for option in generator.parameters])
     for decorate in (seed_option, output_option, timeout_option):
         command = decorate(command)
     return command
