@@ -86,3 +86,21 @@ def test_a_crashing_run_is_an_error_row_and_exit_1(run_cli, jigsaw_dir, tmp_path
 def test_bad_bench_options(run_cli, args, message):
     code, _, stderr = run_cli("bench", *args)
     assert code == 2 and message in stderr
+
+
+def test_a_plot_without_matplotlib_is_refused_before_any_run(tmp_path):
+    """`bench --plot` ran the whole benchmark and then refused for want of matplotlib (issue 46): now
+    before the first run, and in a pipe no stray progress-bar label is printed either."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['matplotlib'] = None\n")
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    done = subprocess.run([exe, "bench", "--puzzle", "dice", "--plot", str(tmp_path / "p.png"), "--out", str(tmp_path)],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(tmp_path)))
+    assert done.returncode == 2 and "--plot needs matplotlib" in done.stderr and done.stdout == ""
+    assert not (tmp_path / "bench.json").exists()  # no run was made
+    piped = subprocess.run([exe, "bench", "--puzzle", "dice", "--instances", str(INSTANCES / "aoc" / "2021-21"),
+                            "--repeat", "1", "--out", str(tmp_path)], capture_output=True, text=True)
+    assert piped.returncode == 0 and piped.stdout.splitlines()[0].startswith("instance") and "bench" not in piped.stderr

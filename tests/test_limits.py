@@ -76,7 +76,9 @@ def test_exit_codes(tmp_path, scratch):
     assert not list(scratch.iterdir())
 
 
-def test_broken_pipe_is_one_line_and_its_own_code(scratch):
+def test_a_broken_pipe_ends_quietly_with_its_own_code(scratch):
+    """`puzzlesat ... | head`: the reader went away with what it wanted; Unix tools end silently with
+    128 + SIGPIPE (issue 46: a one-line error was printed)."""
     env = dict(os.environ, TMPDIR=str(scratch))
     proc = subprocess.Popen([EXE, "export", "jig", JIG_9, "-o", "-"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env)
@@ -84,7 +86,7 @@ def test_broken_pipe_is_one_line_and_its_own_code(scratch):
     proc.stdout.read(10)
     proc.stdout.close()  # the reader goes away after 10 bytes of some 2 MB
     err = proc.stderr.read().decode()
-    assert proc.wait(60) == 141 and one_line(err) and "broken pipe" in err
+    assert proc.wait(60) == 141 and err == ""
 
 
 # --- the whole-command time limit and the memory cap on hostile inputs ------------------------------

@@ -10,11 +10,14 @@ The table of what works where in docs/getting-started.md is this test's table.
 """
 from __future__ import annotations
 
+import atexit
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -123,7 +126,8 @@ def cli_json(name: str, command: str, *extra: str) -> tuple[int, dict[str, Any],
     from puzzlesat.cli import main
 
     case = CASES[name]
-    directory = Path(__import__("tempfile").mkdtemp(prefix="surfaces-"))
+    directory = Path(tempfile.mkdtemp(prefix="surfaces-"))
+    atexit.register(shutil.rmtree, directory, True)  # the suite leaves nothing in /tmp (issue 46)
     result = CliRunner().invoke(main, [command, case.puzzle, case.file(directory), *case.flags, *extra, "--json"],
                                 catch_exceptions=False)
     return result.exit_code, json.loads(result.stdout) if result.stdout.startswith("{") else {}, result.stderr

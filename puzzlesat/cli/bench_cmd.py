@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from ..pipeline.bench import (
     measure,
     plan,
     plot,
+    require_plotting,
     run_all,
     run_on,
     summarize,
@@ -84,6 +86,7 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     # the outputs' places are checked before the runs, so that no result is lost at the end
     check_writable(out)
     if plot_path:
+        require_plotting()
         check_writable(str(Path(plot_path).parent))
     puzzles = {name: get_puzzle(name) for name in ([puzzle] if puzzle else bundled_puzzles())}
     runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
@@ -96,11 +99,17 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
             jobs = chosen.workers if executor.startswith("local:") else jobs
         elif executor.startswith(DASK):
             engine = chosen
-    with click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) as bar:
+    # a bar on a terminal only: in a pipe click's bar prints its label alone, a stray "bench" line
+    bar = (click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) if sys.stderr.isatty()
+           else nullcontext(None))
+    with bar as shown:
+        def done(sample: object) -> None:
+            if shown is not None:
+                shown.update(1)
         if engine is not None:
-            samples = run_on(engine, runs, puzzles, timeout, lambda sample: bar.update(1))
+            samples = run_on(engine, runs, puzzles, timeout, done)
         else:
-            samples = run_all(runs, partial(measure, puzzles), jobs, timeout, lambda sample: bar.update(1))
+            samples = run_all(runs, partial(measure, puzzles), jobs, timeout, done)
     rows = summarize(samples)
     write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples), indent=1) + "\n")
     write_text_atomic(str(Path(out) / "bench.csv"), to_csv(rows))

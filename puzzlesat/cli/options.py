@@ -131,7 +131,7 @@ def common(*decorators: Decorator[Fn]) -> Decorator[Fn]:
 
 
 png_option = click.option("--png", type=click.Path(dir_okay=False), default=None,
-                          help="Also draw the solution as a PNG picture (no text; --svg has the labels).")
+                          help="Also draw the solution as a PNG picture (the same picture as --svg, labels included).")
 svg_option = click.option("--svg", type=click.Path(dir_okay=False), default=None,
                           help="Also draw the solution as an SVG picture.")
 

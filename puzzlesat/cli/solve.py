@@ -41,6 +41,13 @@ from .supervised import fail
 from .verbosity import QUIET, level, note
 
 
+def answer_text(value: bool | int | float | str) -> str:
+    """An answer as a person reads it: yes or no for a boolean, the value itself otherwise. Answers that
+    are structures (a grid, a layout, the wins of both players) are what the solution's own rendering
+    above them shows, and ``--json`` gives them whole."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
 def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: Any, watch: Stopwatch,
                        literal_model: bool = False) -> int:
     """Solve and print as a competition solver does; the exit code it ends with. Every model printed
@@ -163,9 +170,9 @@ def command(
             shown = {"steps": True} if steps else {}
             colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
             click.echo(report.solution.render(colour=colour, **shown))
-            extra = {k: v for k, v in report.answers.items() if k not in ("grid", "unique", "optimal")}
-            for key, value in extra.items():
-                click.echo(f"{key}: {value}")
+            for key, value in report.answers.items():
+                if key not in ("unique", "optimal") and isinstance(value, (bool, int, float, str)):
+                    click.echo(f"{key}: {answer_text(value)}")
             note("checked: yes (independent checker)")
             if report.answers.get("optimal"):
                 click.echo("optimal: yes (proven by the solver: nothing cheaper exists"

@@ -101,9 +101,9 @@ def run_reported(work: Callable[[], Any]) -> int:
         if in_worker():  # end at once, making nothing: the supervisor says it
             raise
         # said below, once this handler has let go of the traceback and the memory its frames hold
-    except BrokenPipeError:
+    except BrokenPipeError:  # `puzzlesat ... | head`: the reader has what it wanted; end as Unix tools do
         _silence_stdout()
-        fail("output closed before it was all written (broken pipe)")
+        announce_said()  # nothing to say, and the supervisor is to add nothing either
         return EXIT_BROKEN_PIPE
     except OSError as exc:
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT):

@@ -247,16 +247,27 @@ def _n(number: int | None) -> str:
 PLOT_BARS = 8
 
 
+def require_plotting() -> None:
+    """Refuse ``--plot`` at once where matplotlib is not installed (before the runs, not after them)."""
+    from importlib.util import find_spec
+
+    try:
+        missing = find_spec("matplotlib") is None
+    except ValueError:  # a module set to None (made unimportable on purpose) has no spec either
+        missing = True
+    if missing:
+        raise PuzzlesatError("--plot needs matplotlib (pip install 'puzzlesat[plot]')")
+
+
 def plot(rows: list[Row], timeout: float | None) -> bytes:
     """Median total time per method (log scale), one panel per puzzle, two panels a row, so the picture
     keeps its size whatever the number of instances: up to :data:`PLOT_BARS` instances a panel shows one
     bar group per instance, more show each method's times as a column of points (one per instance) with
     its median marked. Runs that timed out are drawn at the time limit (hatched bars, crosses). Returns
     PNG bytes (the caller writes them atomically)."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise PuzzlesatError("--plot needs matplotlib (pip install 'puzzlesat[plot]')") from None
+    require_plotting()
+    import matplotlib
+
     matplotlib.use("Agg")
     from matplotlib import pyplot
 

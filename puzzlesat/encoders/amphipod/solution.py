@@ -41,7 +41,8 @@ class AmphipodSolution:
         checked plans)."""
         out = []
         for plan in self.plans:
-            out.append(f"{plan.label}: energy {plan.energy} in {len(plan.moves)} moves")
+            said = f"energy {plan.energy} in {len(plan.moves)} moves"
+            out.append(said if plan.label == "energy" else f"{plan.label}: {said}")  # one burrow: no part label
             state = start_state(plan.burrow)
             if steps:
                 out.append(plan.burrow.draw())
