@@ -38,10 +38,11 @@ class _WorkerState:
     channel: int
     limits: Limits
     phase: str = "start"
-    #: how far the phase has come ("1,234 solutions so far"), for the status line: a few texts in memory
-    #: shared with the worker's forked children (counts run side by side, one a slot); a new phase of
-    #: the worker clears them
-    progress: mmap.mmap = field(default_factory=lambda: mmap.mmap(-1, PROGRESS_SLOTS * _SLOT_BYTES))
+    #: how far the phase has come ("1,234 solutions so far"), for the status line and for the message
+    #: of a command stopped before its end: a few texts in memory shared with the worker's forked
+    #: children (counts run side by side, one a slot) and with the supervisor; a new phase of the worker
+    #: clears them
+    progress: mmap.mmap = field(default_factory=lambda: new_progress())
     #: told each new phase and each detail (``--verbose`` prints them as they come)
     on_phase: Callable[[str], None] | None = None
     #: the worker itself: its forked children (solver calls, cubes) report nothing
@@ -89,11 +90,26 @@ def progress_slot(number: int) -> None:
 
 def current_progress() -> str:
     """The progress texts of this phase, joined ("" when none)."""
-    if _WORKER is None:
-        return ""
-    data = bytes(_WORKER.progress)
+    return progress_in(_WORKER.progress) if _WORKER is not None else ""
+
+
+def new_progress() -> mmap.mmap:
+    """The shared memory a worker's progress texts go to (made by the supervisor before it forks, so
+    that it can say how far the command had come when it ends the command)."""
+    return mmap.mmap(-1, PROGRESS_SLOTS * _SLOT_BYTES)
+
+
+def progress_in(memory: mmap.mmap) -> str:
+    """The progress texts in ``memory``, joined ("" when none)."""
+    data = bytes(memory)
     texts = (data[at:at + _SLOT_BYTES].rstrip(b"\0").decode(errors="replace") for at in range(0, len(data), _SLOT_BYTES))
     return ", ".join(text for text in texts if text)
+
+
+def by_then(progress: str) -> str:
+    """What a command stopped before its end had found, for its one-line message: nothing found is left
+    unsaid (a count's solutions so far, each checked; the cubes or parts done)."""
+    return f"; by then: {progress}" if progress else ""
 
 
 def report_detail(text: str) -> None:
@@ -129,7 +145,8 @@ def limit_message(backend: str, fallback: str) -> str:
     if _WORKER is None or _WORKER.limits.seconds is None:
         return fallback
     limits = _WORKER.limits
-    return f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
+    return (f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
+            + by_then(current_progress()))
 
 
 def memory_message(phase: str | None, memory: int | None) -> str:
@@ -154,11 +171,12 @@ def _send(kind: str, value: str) -> None:
         pass
 
 
-def connect(channel: int, limits: Limits) -> None:
-    """Make this process a worker that reports through ``channel`` (the supervisor's pipe), under
-    ``limits``; called by the supervisor in the worker it forks."""
+def connect(channel: int, limits: Limits, progress: mmap.mmap) -> None:
+    """Make this process a worker that reports through ``channel`` (the supervisor's pipe) and
+    ``progress`` (memory the supervisor reads too), under ``limits``; called by the supervisor in the
+    worker it forks."""
     global _WORKER
-    _WORKER = _WorkerState(channel, limits)
+    _WORKER = _WorkerState(channel, limits, progress=progress)
 
 
 def format_bytes(count: int) -> str:

@@ -22,6 +22,7 @@ Library callers (no supervisor) get the same functions as no-ops.
 """
 from __future__ import annotations
 
+import mmap
 import os
 import resource
 import select
@@ -34,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import EXIT_INTERNAL, EXIT_MEMORY_UNSAID, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
-from ..core.reporting import Limits, connect, format_bytes, memory_message
+from ..core.reporting import Limits, by_then, connect, format_bytes, memory_message, new_progress, progress_in
 from ..core.timing import Deadline
 from .children import die_with_parent, kill_group, silence_descriptor_2
 from .signals import ENDING_SIGNALS
@@ -45,7 +46,8 @@ from .signals import ENDING_SIGNALS
 GRACE = 0.5
 
 
-def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: str, supervisor: int) -> None:
+def _worker_main(run: Callable[[], int], limits: Limits, channel: int, progress: mmap.mmap, scratch: str,
+                 supervisor: int) -> None:
     """The forked worker: its own group, its limits, then the command; never returns."""
     code = EXIT_INTERNAL
     try:
@@ -58,7 +60,7 @@ def _worker_main(run: Callable[[], int], limits: Limits, channel: int, scratch: 
         os.environ["TMPDIR"] = scratch  # external solver binaries put their files there too
         if limits.memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, (limits.memory, limits.memory))
-        connect(channel, limits)
+        connect(channel, limits, progress)
         if not os.environ.get("PUZZLESAT_DEBUG"):
             _quiet_native_stderr()
         code = run()
@@ -103,20 +105,22 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
     previous = {number: signal.signal(number, _raise_signalled) for number in ENDING_SIGNALS}
     scratch: str | None = None
     watch: _Watch | None = None
+    progress: mmap.mmap | None = None
     try:
         # signals wait while the scratch directory is made and the worker forked, so that none falls
         # between the directory's creation and its name being kept (it would be left behind), or between
         # the fork and the watch
         signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
         scratch = tempfile.mkdtemp(prefix="puzzlesat-")
+        progress = new_progress()
         read_end, write_end = os.pipe()
         supervisor = os.getpid()
         pid = os.fork()
         if pid == 0:
             os.close(read_end)
-            _worker_main(run, limits, write_end, scratch, supervisor)
+            _worker_main(run, limits, write_end, progress, scratch, supervisor)
         os.close(write_end)
-        watch = _Watch(pid, read_end)
+        watch = _Watch(pid, read_end, progress)
         try:
             os.setpgid(pid, pid)  # also done by the worker: whichever runs first, the group exists
         except OSError:
@@ -132,7 +136,8 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
             if watch.said:  # its one line is (being) written: let it end, and say nothing more
                 watch.let_end(GRACE)
         if watch is None or not watch.said:
-            fail(f"{ENDING_SIGNALS[number]} ({number.name}) in the {watch.phase if watch else 'start'} phase")
+            fail(f"{ENDING_SIGNALS[number]} ({number.name}) in the {watch.phase if watch else 'start'} phase"
+                 + (by_then(progress_in(progress)) if progress is not None else ""))
         return 128 + signalled.number
     finally:
         try:
@@ -167,7 +172,8 @@ def _real_streams() -> bool:
 class _Watch:
     """The worker seen from the supervisor: its messages, its end, its clean-up."""
 
-    def __init__(self, pid: int, channel: int) -> None:
+    def __init__(self, pid: int, channel: int, progress: mmap.mmap) -> None:
+        self.progress = progress
         self.pid = pid
         self.channel: int | None = channel
         self.phase = "start"
@@ -197,7 +203,8 @@ class _Watch:
             if end.passed():
                 self._read()
                 if not self.said:  # a worker that said its own line (its timeout, seen first) gets no second one
-                    fail(f"time limit of {limits.seconds:g} s ({limits.option}) reached in the {self.phase} phase")
+                    fail(f"time limit of {limits.seconds:g} s ({limits.option}) reached in the {self.phase} phase"
+                         + by_then(progress_in(self.progress)))
                 return EXIT_TIMEOUT
             self._wait(end.left(at_least=0.0))
         self._read()
@@ -209,7 +216,8 @@ class _Watch:
             return code
         name = signal.Signals(-code).name
         if -code in ENDING_SIGNALS:  # sent to the worker alone (kill PID): as if sent to the command
-            fail(f"{ENDING_SIGNALS[signal.Signals(-code)]} ({name}) in the {self.phase} phase")
+            fail(f"{ENDING_SIGNALS[signal.Signals(-code)]} ({name}) in the {self.phase} phase"
+                 + by_then(progress_in(self.progress)))
             return 128 - code
         if -code in (signal.SIGKILL, signal.SIGABRT):  # the OOM killer; a native allocation that failed
             cap = f" (--max-memory {format_bytes(limits.memory)})" if limits.memory else ""
