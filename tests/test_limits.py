@@ -634,3 +634,10 @@ def test_a_count_stopped_by_a_signal_says_what_it_had_found(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and one_line(err) and re.search(r"by then: [\d,]+ solutions so far$", err.strip()), err
+
+
+def test_a_race_stopped_by_its_limit_names_every_racer(scratch):
+    """At the limit of a raced count the message named the SAT racer alone (`pysat:glucose4 gave no
+    answer`), not the search that was making progress (issue 46): it names them all."""
+    code, _, err, _ = run("count", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"), "--timeout", "3", tmp=scratch)
+    assert code == 4 and one_line(err) and "enumeration on pysat:glucose4 and the puzzle's own search gave no answer" in err

@@ -313,8 +313,8 @@ def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer
     try:
         winner, report = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
                                       head_start, [racer.name for racer in racers])
-    except SolverTimeout:
-        raise SolverTimeout(request.backend.name, request.deadline.seconds or 0.0) from None
+    except SolverTimeout:  # named after every racer: the limit message says none of them answered
+        raise SolverTimeout(" and ".join(racer.name for racer in racers), request.deadline.seconds or 0.0) from None
     alone = winner == 0 and time.perf_counter() - start < head_start  # the others never started
     watch.times.update(report.times)
     return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
