@@ -279,15 +279,15 @@ def test_time_is_up_again_where_it_was_swallowed():
     start = time.perf_counter()
     with pytest.raises(plain_then_compiled.TimeIsUp):
         with plain_then_compiled.interrupted_after(0.01):
-            while time.perf_counter() - start < 5:
+            while time.perf_counter() - start < 60:
                 try:
-                    while time.perf_counter() - start < 5:
+                    while time.perf_counter() - start < 60:
                         pass
                 except plain_then_compiled.TimeIsUp:
                     if swallowed:
                         raise
                     swallowed.append(time.perf_counter())  # as a gc callback's caller would
-    assert swallowed and time.perf_counter() - start < 5
+    assert swallowed and time.perf_counter() - start < 60
 
 
 def test_no_timer_outlives_its_block():
