@@ -113,3 +113,8 @@ def test_pictures_a_person_can_read(puzzle, path, extra):
         assert sum(text.startswith("player ") for text in texts) == 2 and "universes" in texts
     if puzzle == "jig":
         assert sorted(int(label.text) for label in picture.labels) == list(range(25))
+    if puzzle == "jigsaw":  # every tile's id and orientation, and a legend of the colours (it had no text)
+        texts = [label.text for label in picture.labels]
+        assert sorted(text for text in texts if "/" in text and text[0].isdigit()) == sorted(
+            f"{tile}/{orientation}" for tile, orientation in solution.placement)
+        assert "sea monster (2)" in texts and "rough water #" in texts and "calm water ." in texts

@@ -70,9 +70,31 @@ class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
         return _check(instance, solution)
 
     def picture(self, instance: JigsawInstance, solution: JigsawSolution) -> Picture:
-        """The assembled image with its tile grid and the sea monsters (one cell per pixel)."""
-        from ...formats.picture import from_pixels
-        return from_pixels(solution.pixels())
+        """The assembled image with its tile grid and the sea monsters (one cell per pixel), each tile's
+        id and orientation on its top border, and a legend of the colours below."""
+        from ...formats.picture import WHITE, from_pixels
+        from .solution import BORDER_COLOUR, CALM_COLOUR, MONSTER_COLOUR, ROUGH_COLOUR
+
+        picture = from_pixels(solution.pixels())
+        size = len(solution.tiles[0])
+        for index, (tile, orientation) in enumerate(solution.placement):
+            row, col = divmod(index, solution.cols)
+            x, y = float(col * (size + 1)), float(row * (size + 1))
+            picture.rect(x + 1, y, size - 2, 1, WHITE)
+            picture.label(x + size / 2, y + 0.5, f"{tile}/{orientation}", 0.9)
+        # the legend, in proportion to the picture, so that it reads as well under a 12 x 12 assembly
+        unit = max(1.0, picture.width / 36)
+        top = picture.height + 0.5 * unit
+        picture.height += 4.8 * unit
+        monsters = len(solution.monsters[2]) // 15  # a sea monster is 15 cells
+        key = [(MONSTER_COLOUR, f"sea monster ({monsters})"), (ROUGH_COLOUR, "rough water #"),
+               (CALM_COLOUR, "calm water ."), (BORDER_COLOUR, "tile border (dropped)")]
+        for number, (colour, text) in enumerate(key):
+            x, y = (number % 2) * picture.width / 2 + 0.5 * unit, top + (number // 2) * 1.6 * unit
+            picture.rect(x, y, 1.2 * unit, 1.2 * unit, colour)
+            picture.label(x + 1.7 * unit, y + 0.6 * unit, text, unit, start=True)
+        picture.label(0.5 * unit, top + 3.6 * unit, "tiles: id/orientation", 0.9 * unit, start=True)
+        return picture
 
 
 PUZZLE = Jigsaw()

@@ -14,6 +14,11 @@ MONSTER = ("                  # ",
 MONSTER_CELLS = tuple((r, c) for r, line in enumerate(MONSTER) for c, ch in enumerate(line) if ch == "#")
 
 
+#: the picture's colours: sea-monster cells, rough water (#), calm water (.), a tile border's # (the
+#: border is dropped from the image; its . is drawn light grey)
+MONSTER_COLOUR, ROUGH_COLOUR, CALM_COLOUR, BORDER_COLOUR = (40, 170, 60), (30, 60, 140), (200, 220, 240), (90, 90, 120)
+
+
 @dataclass(frozen=True)
 class JigsawSolution:
     rows: int
@@ -102,11 +107,11 @@ class JigsawSolution:
                         border = r in (0, size - 1) or c in (0, size - 1)
                         image_cell = (tr * inner + r - 1, tc * inner + c - 1)
                         if not border and image_cell in monster:
-                            line.append((40, 170, 60))
+                            line.append(MONSTER_COLOUR)
                         elif tile[r][c] == "#":
-                            line.append((30, 60, 140) if not border else (90, 90, 120))
+                            line.append(ROUGH_COLOUR if not border else BORDER_COLOUR)
                         else:
-                            line.append((200, 220, 240) if not border else (225, 225, 225))
+                            line.append(CALM_COLOUR if not border else (225, 225, 225))
                     line.append((120, 120, 120))
                 out.append(line)
             out.append([(120, 120, 120)] * len(out[-1]))
