@@ -113,6 +113,10 @@ def test_pictures_a_person_can_read(puzzle, path, extra):
         assert sum(text.startswith("player ") for text in texts) == 2 and "universes" in texts
     if puzzle == "jig":
         assert sorted(int(label.text) for label in picture.labels) == list(range(25))
+    if puzzle == "amphipod":  # captions a person can read in the PNG (they were some 5 pixels tall)
+        scale = max(2, min(120, round(1200 / max(picture.width, picture.height))))
+        captions = [label for label in picture.labels if "->" in label.text or label.text == "start"]
+        assert captions and min(fitted(label, picture) * scale for label in captions) >= 10
     if puzzle == "jigsaw":  # every tile's id and orientation, and a legend of the colours (it had no text)
         texts = [label.text for label in picture.labels]
         assert sorted(text for text in texts if "/" in text and text[0].isdigit()) == sorted(

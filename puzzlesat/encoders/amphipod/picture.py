@@ -2,6 +2,8 @@
 amphipod coloured by type with its letter."""
 from __future__ import annotations
 
+import math
+
 from ...formats.picture import Picture
 from .burrow import LETTERS
 from .rules import apply, start_state
@@ -10,7 +12,8 @@ from .solution import AmphipodSolution
 WALL, FLOOR = (90, 90, 100), (245, 240, 225)
 TYPES = ((230, 159, 0), (86, 180, 233), (0, 158, 115), (213, 94, 0), (204, 121, 167), (0, 114, 178),
          (240, 228, 66), (150, 150, 150), (120, 80, 40), (40, 40, 40))
-PER_ROW = 6  # states per line of the strip
+#: a caption's size, in cells (each cell some 20-30 pixels in the PNG, whose longer side is 1200)
+CAPTION = 0.6
 
 
 def picture(solution: AmphipodSolution) -> Picture:
@@ -26,20 +29,23 @@ def picture(solution: AmphipodSolution) -> Picture:
         drawings += states
     width = max(len(line) for _, lines in drawings for line in lines) + 1
     height = max(len(lines) for _, lines in drawings) + 1.2  # room for the caption
-    pic_width = PER_ROW * width + 1
-    rows = sum(1 + -(-len(states) // PER_ROW) * height for _, states in blocks)
+    # states per line of the strip, so that the picture is about as wide as it is tall: the PNG scales
+    # its longer side to 1200 pixels, and six states a line left the captions some 5 pixels tall
+    per_row = max(2, math.ceil(math.sqrt(len(drawings) * height / width)))
+    pic_width = per_row * width + 1
+    rows = sum(1 + -(-len(states) // per_row) * height for _, states in blocks)
     pic = Picture(pic_width, rows + 0.5)
     y = 0.0
     for title, states in blocks:
         pic.label(pic_width / 2, y + 0.6, title, 0.7)
         y += 1
         for k, (caption, lines) in enumerate(states):
-            x0, y0 = 0.5 + (k % PER_ROW) * width, y + (k // PER_ROW) * height
-            pic.label(x0 + (width - 1) / 2, y0 + 0.5, caption, 0.4)
+            x0, y0 = 0.5 + (k % per_row) * width, y + (k // per_row) * height
+            pic.label(x0 + (width - 1) / 2, y0 + 0.5, caption, min(CAPTION, (width - 1) / (0.6 * len(caption))))
             for r, line in enumerate(lines):
                 for c, ch in enumerate(line):
                     _cell(pic, x0 + c, y0 + 1 + r, ch)
-        y += -(-len(states) // PER_ROW) * height
+        y += -(-len(states) // per_row) * height
     return pic
 
 
