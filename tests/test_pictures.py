@@ -111,8 +111,12 @@ def test_pictures_a_person_can_read(puzzle, path, extra):
         texts = [label.text for label in picture.labels]
         assert any(text.startswith("Dirac dice") for text in texts)
         assert sum(text.startswith("player ") for text in texts) == 2 and "universes" in texts
-    if puzzle == "jig":
-        assert sorted(int(label.text) for label in picture.labels) == list(range(25))
+    if puzzle == "jig":  # the pieces' numbers, and a key of the tab types (it had none)
+        texts = [label.text for label in picture.labels]
+        assert sorted(int(text) for text in texts if text.isdigit()) == list(range(25))
+        assert [text for text in texts if text.startswith("type ")] == [f"type {kind}" for kind in range(1, 8)]
+    svg_width = float(to_svg(picture).split('width="', 1)[1].split('"', 1)[0])
+    assert 300 <= svg_width <= 2400, svg_width  # a 5 x 5 jig's SVG was 130 pixels wide
     if puzzle == "amphipod":  # captions a person can read in the PNG (they were some 5 pixels tall)
         scale = max(2, min(120, round(1200 / max(picture.width, picture.height))))
         captions = [label for label in picture.labels if "->" in label.text or label.text == "start"]

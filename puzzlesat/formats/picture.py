@@ -76,7 +76,11 @@ def fitted(label: Label, picture: Picture) -> float:
     return min(label.size, widest)
 
 
-def to_svg(picture: Picture, scale: int = 24) -> str:
+def to_svg(picture: Picture, scale: int | None = None) -> str:
+    """The picture as SVG at ``scale`` pixels per cell: by default about 800 pixels along the longer side
+    (a 5 x 5 jig was 130 pixels wide), at most 96 a cell."""
+    scale = scale or max(8, min(96, round(800 / max(picture.width, picture.height))))
+
     def n(value: float) -> str:
         return f"{value * scale:g}"
 

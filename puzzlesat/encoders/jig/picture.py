@@ -23,7 +23,26 @@ def picture(solution: JigSolution) -> Picture:
                     _knob(pic, 0.2 + c, 0.2 + r, side, value)
     for i, (r, c) in enumerate(cells):
         pic.label(0.2 + c + 0.5, 0.2 + r + 0.5, str(solution.placement[i][0]), 0.35)
+    _key(pic, sorted({abs(value) for sides in solution.sides for value in sides if value}))
     return pic
+
+
+def _key(pic: Picture, types: list[int]) -> None:
+    """Below the grid, what the colours mean: a knob of each tab type's colour (a tab sticks out, the
+    blank of the same type takes it in), and what the numbers in the cells are."""
+    unit = max(0.3, pic.width / 16)  # in proportion to the grid, so that it reads in a 12 x 12 one too
+    column = 4.8 * unit  # a swatch and "type 10" in the SVG's monospace, with a gap
+    per_row = max(1, int((pic.width - 0.2) // column))
+    top = pic.height + 0.3 * unit
+    lines = -(-len(types) // per_row)
+    pic.height += (lines + 1.6) * 1.3 * unit
+    for number, kind in enumerate(types):
+        x = 0.2 + (number % per_row) * column
+        y = top + (number // per_row) * 1.3 * unit
+        pic.rect(x, y, unit, unit, PALETTE[(kind - 1) % len(PALETTE)])
+        pic.label(x + 1.3 * unit, y + unit / 2, f"type {kind}", 0.8 * unit, start=True)
+    pic.label(0.2, top + lines * 1.3 * unit + 0.5 * unit, "tab types: a tab fills the blank of its type; "
+              "numbers: the pieces", 0.8 * unit, start=True)
 
 
 def _knob(pic: Picture, x: float, y: float, side: int, value: int) -> None:
