@@ -166,3 +166,27 @@ def test_explain_pictures_and_limits_say_what_they_do(run_cli, tmp_path):
     assert code == 2 and out == "" and "stdout carries the command's report" in err
     code, out, err = run_cli("solve", "aquarium", path, "--svg", "-")
     assert code == 2 and out == ""
+
+
+def test_a_long_explanation_is_drawn_square_with_titles_a_person_can_read():
+    """A 15 x 15 puzzle's 77 steps were a strip 402 x 1330 pixels with 3-pixel titles that overlapped
+    (issue 46): the panels now fill a picture about as wide as it is tall, drawn large enough for its
+    titles, and no title reaches past its panel."""
+    import io
+
+    from PIL import Image
+
+    from puzzlesat.deduction.picture import steps_picture
+    from puzzlesat.formats.picture import CHARACTER_WIDTH, fitted, to_png
+
+    spec = get_puzzle("aquarium")
+    instance = load(spec, str(INSTANCES / "aquarium" / "pa-15x15-hard-1013539.txt"))
+    picture = steps_picture(explain_instance(spec, instance).explanation)
+    width, height = Image.open(io.BytesIO(to_png(picture))).size
+    assert max(width, height) / min(width, height) < 1.5, (width, height)
+    scale = width / picture.width
+    titles = [label for label in picture.labels if label.start]
+    assert titles and min(fitted(label, picture) for label in titles) * scale >= 9
+    panel = 16  # a 15-column grid and its margin
+    assert all((label.x % panel) + len(label.text) * CHARACTER_WIDTH * fitted(label, picture) <= panel + 0.5
+               for label in titles)

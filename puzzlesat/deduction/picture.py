@@ -2,17 +2,20 @@
 cells it fixes highlighted, titled with the facts it uses (``explain --svg`` / ``--png``)."""
 from __future__ import annotations
 
+import math
+
 from ..formats.picture import CHARACTER_WIDTH, Picture, Pixel
 from . import Explanation
 
-#: panels per row of the picture
-ACROSS = 5
 #: a cell's colour by (its value, fixed by this step)
 COLOURS: dict[tuple[bool, bool], Pixel] = {(True, False): (70, 130, 220), (False, False): (225, 225, 225),
                                            (True, True): (245, 150, 20), (False, True): (250, 215, 160)}
 GRID: Pixel = (190, 190, 190)
 WALL: Pixel = (30, 30, 30)
 TITLE_SIZE = 0.45
+#: the fewest PNG pixels a cell gets, so that a title of TITLE_SIZE (in cells, at most the panel's width
+#: times 0.06) is some 9 pixels tall whatever the number of steps
+LEAST_SCALE = 12
 
 
 def steps_picture(explanation: Explanation) -> Picture:
@@ -26,9 +29,13 @@ def steps_picture(explanation: Explanation) -> Picture:
     rows = 1 + max((r for spots in where.values() for r, _ in spots), default=0)
     cols = 1 + max((c for spots in where.values() for _, c in spots), default=0)
     steps = explanation.steps
-    across = max(1, min(ACROSS, len(steps)))
-    width, height = cols + 1, rows + 1.6  # a margin, and the title's two lines above each panel
-    picture = Picture(across * width + 0.5, -(-len(steps) // across) * height + 0.5)
+    title_size = max(TITLE_SIZE, 0.06 * cols)
+    width, height = cols + 1, rows + 0.5 + 2.4 * title_size  # a margin, and the title's two lines
+    # as many panels a row as make the picture about square (five a row made a 15 x 15 puzzle's 77
+    # steps a strip 1330 pixels tall with 3-pixel titles)
+    across = max(1, min(len(steps), math.ceil(math.sqrt(len(steps) * height / width))))
+    picture = Picture(across * width + 0.5, -(-len(steps) // across) * height + 0.5, least_scale=LEAST_SCALE)
+    top = 2.4 * title_size  # where a panel's grid starts, below its title
     known: list[int] = []
     for number, step in enumerate(steps):
         x0 = 0.5 + (number % across) * width
@@ -37,28 +44,28 @@ def steps_picture(explanation: Explanation) -> Picture:
             for literal in literals:
                 if (literal > 0) in facts.listed:
                     for r, c in where[abs(literal)]:
-                        picture.rect(x0 + c, y0 + 1.1 + r, 1, 1, COLOURS[literal > 0, fresh])
+                        picture.rect(x0 + c, y0 + top + r, 1, 1, COLOURS[literal > 0, fresh])
                         if literal > 0 and literal in written:
                             text = written[literal]
-                            picture.label(x0 + c + 0.5, y0 + 1.6 + r, text, min(0.45, 1.6 / max(1, len(text))),
+                            picture.label(x0 + c + 0.5, y0 + top + 0.5 + r, text, min(0.45, 1.6 / max(1, len(text))),
                                           (255, 255, 255))
         for k in range(cols + 1):
-            picture.rect(x0 + k - 0.02, y0 + 1.1, 0.04, rows, GRID)
+            picture.rect(x0 + k - 0.02, y0 + top, 0.04, rows, GRID)
         for k in range(rows + 1):
-            picture.rect(x0, y0 + 1.1 + k - 0.02, cols, 0.04, GRID)
+            picture.rect(x0, y0 + top + k - 0.02, cols, 0.04, GRID)
         if facts.walls:  # a grid with walls has a wall all round
             for edge in (0, cols):
-                picture.rect(x0 + edge - 0.05, y0 + 1.05, 0.1, rows + 0.1, WALL)
+                picture.rect(x0 + edge - 0.05, y0 + top - 0.05, 0.1, rows + 0.1, WALL)
             for edge in (0, rows):
-                picture.rect(x0 - 0.05, y0 + 1.05 + edge, cols + 0.1, 0.1, WALL)
+                picture.rect(x0 - 0.05, y0 + top - 0.05 + edge, cols + 0.1, 0.1, WALL)
         for r, c, r2, c2 in facts.walls:  # between (r, c) and the cell right of it or below it
             if c2 > c:
-                picture.rect(x0 + c2 - 0.05, y0 + 1.1 + r - 0.05, 0.1, 1.1, WALL)
+                picture.rect(x0 + c2 - 0.05, y0 + top + r - 0.05, 0.1, 1.1, WALL)
             else:
-                picture.rect(x0 + c - 0.05, y0 + 1.1 + r2 - 0.05, 1.1, 0.1, WALL)
+                picture.rect(x0 + c - 0.05, y0 + top + r2 - 0.05, 1.1, 0.1, WALL)
         title = f"{number + 1}. " + " + ".join(facts.facts[i].short or facts.facts[i].label for i in step.facts)
-        for line, text in enumerate(_wrapped(title, int(cols / (CHARACTER_WIDTH * TITLE_SIZE)))):
-            picture.label(x0, y0 + 0.05 + 0.5 * line, text, TITLE_SIZE, start=True)
+        for line, text in enumerate(_wrapped(title, int(cols / (CHARACTER_WIDTH * title_size)))):
+            picture.label(x0, y0 + 0.6 * title_size + 1.1 * title_size * line, text, title_size, start=True)
         known += step.forced
     return picture
 

@@ -49,6 +49,9 @@ class Picture:
     rects: list[Rect] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     background: Pixel = WHITE
+    #: the fewest pixels a cell may have in the PNG for its text to be read (a picture of many panels
+    #: is drawn larger than the usual 1200 pixels rather than with captions too small to read)
+    least_scale: int = 2
 
     def rect(self, x: float, y: float, w: float, h: float, fill: Pixel) -> None:
         self.rects.append(Rect(x, y, w, h, fill))
@@ -102,7 +105,7 @@ def to_png(picture: Picture, scale: int | None = None) -> bytes:
     the longer side (and at least 600 for a small grid, so that its labels can be read)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    scale = scale or max(2, min(120, round(1200 / max(picture.width, picture.height))))
+    scale = scale or max(picture.least_scale, min(120, round(1200 / max(picture.width, picture.height))))
     width, height = max(1, round(picture.width * scale)), max(1, round(picture.height * scale))
     image = Image.new("RGB", (width, height), picture.background)
     draw = ImageDraw.Draw(image)
