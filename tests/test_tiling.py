@@ -98,7 +98,9 @@ def test_count_timeout_names_the_given_limit(run_cli):
     """Both counts share one limit that also covers their encodes; the message names the limit given."""
     code, out, err = run_cli("count", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"), "--timeout", "1")
     assert code == 4 and not out
-    assert err.strip() == "puzzlesat: error: pysat:glucose4: no answer within the time limit of 1 s"
+    # a race of the SAT enumeration and the jig's own search: the message names both (issue 46)
+    assert err.strip() == ("puzzlesat: error: enumeration on pysat:glucose4 and the puzzle's own search: no answer "
+                           "within the time limit of 1 s")
 
 def test_jig_rendering_reads_back():
     """Two-digit ids and signed sides stay separate fields: each cell's middle line reads back as
@@ -263,7 +265,8 @@ def test_png_of_the_assembled_image(run_cli, tmp_path):
     data = out.read_bytes()
     assert code == 0 and data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
-    assert width == height and width % (3 * 11) == 0  # 3 tiles of 10 cells, each followed by a grid line
+    # 3 tiles of 10 cells, each followed by a grid line; below them the legend of the colours
+    assert width % (3 * 11) == 0 and height > width
 
 
 def test_rectangular_jigsaw_with_rows_and_cols(run_cli, tmp_path):
