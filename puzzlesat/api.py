@@ -27,7 +27,7 @@ from pysat.formula import CNF, WCNF, IDPool
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
 from .encoders import get_puzzle
-from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, run_methods
+from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, cross_check
 from .pipeline.explaining import Explained, explain_instance
 from .pipeline.report import Report
 from .pipeline.request import request
@@ -212,4 +212,4 @@ def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, ti
     spec = get_puzzle(puzzle)
     names = backends if backends else spec.task.crosscheck_backends(spec)
     methods = spec.task.plan_crosscheck(request(spec, None, None, timeout, **options), instance, names, by_count)
-    return CrossChecked(tuple(run_methods(methods, timeout, budget)))
+    return cross_check(methods, timeout, budget)

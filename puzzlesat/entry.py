@@ -21,7 +21,7 @@ signal.signal(signal.SIGINT, signal.SIG_DFL)
 import os  # noqa: E402  (after the line above, on purpose)
 import sys  # noqa: E402
 
-from .processes.signals import ENDING_SIGNALS  # noqa: E402
+from .core.errors import ENDING_SIGNALS  # noqa: E402
 
 
 def _end(number: int, frame: object) -> None:

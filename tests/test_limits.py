@@ -608,36 +608,3 @@ def test_a_race_ends_with_its_first_finisher(capfd):
     with pytest.raises(SolverTimeout):
         first_forked([partial(_sleeps_then, 30, "late")], Deadline.after(0.3), "x")
     assert time.perf_counter() - start < 15
-
-
-# --- what a stopped command had found -----------------------------------------------------------------
-
-def _many_models(tmp_path: Path) -> str:
-    """A formula of 3^20 models: an enumeration finds thousands a second and never ends."""
-    path = tmp_path / "many.cnf"
-    path.write_text("p cnf 40 20\n" + "".join(f"{v} {v + 1} 0\n" for v in range(1, 40, 2)))
-    return str(path)
-
-
-def test_a_count_stopped_by_its_time_limit_says_what_it_had_found(tmp_path, scratch):
-    """136,110 checked solutions were thrown away at the limit (issue 46): the one line now ends with
-    what the count had found by then, and the exit code is still the time limit's."""
-    code, out, err, _ = run("count", "cnf", _many_models(tmp_path), "--backend", "glucose", "--timeout", "6", tmp=scratch)
-    found = re.search(r"by then: ([\d,]+) solutions so far$", err.strip())
-    assert code == 4 and one_line(err) and found and int(found[1].replace(",", "")) > 0, err
-
-
-def test_a_count_stopped_by_a_signal_says_what_it_had_found(tmp_path):
-    proc = subprocess.Popen([EXE, "count", "cnf", _many_models(tmp_path), "--backend", "glucose"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)  # long enough for the worker to be counting, even on a loaded machine
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and one_line(err) and re.search(r"by then: [\d,]+ solutions so far$", err.strip()), err
-
-
-def test_a_race_stopped_by_its_limit_names_every_racer(scratch):
-    """At the limit of a raced count the message named the SAT racer alone (`pysat:glucose4 gave no
-    answer`), not the search that was making progress (issue 46): it names them all."""
-    code, _, err, _ = run("count", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"), "--timeout", "3", tmp=scratch)
-    assert code == 4 and one_line(err) and "enumeration on pysat:glucose4 and the puzzle's own search gave no answer" in err

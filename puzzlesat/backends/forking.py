@@ -4,6 +4,11 @@ Most PySAT solvers (CaDiCaL, Kissat, Lingeling, CryptoMiniSat) cannot be interru
 runs in a forked child (a :class:`~puzzlesat.processes.runner.Child`) that is killed when time is up; the
 child inherits the loaded solver through fork, so nothing is rebuilt, and its result comes back through
 a pipe, its failure as the exception it was (a timeout, a refusal by design, a one-line error).
+
+Every wait here also looks, every :data:`STOP_POLL` seconds, whether a signal asked the command to stop
+(:func:`~puzzlesat.core.reporting.stop_requested`) and raises
+:class:`~puzzlesat.core.errors.Interrupted` if so; a parent whose children report what they found when
+they stop (a count's) waits :data:`SETTLE` seconds more for them, at its deadline as at a signal.
 """
 from __future__ import annotations
 
@@ -19,10 +24,53 @@ if TYPE_CHECKING:
     from ..processes.runner import Child
 
 from ..core.errors import BackendError, NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
+from ..core.reporting import STOP_POLL, check_stop, stop_requested
 from ..core.timing import Deadline
 
 #: what a forked call returns (sent back through a pipe, so picklable)
 T = TypeVar("T")
+
+#: how long a parent waits, past its deadline or a signal's request to stop, for children that stop by
+#: themselves and report what they had (a count's); well within the supervisor's grace after the
+#: command's limit (:data:`puzzlesat.processes.supervisor.GRACE`)
+SETTLE = 0.25
+#: how much sooner than their parent such children stop at a deadline (:meth:`Deadline.sooner`): the
+#: time to send what they had (a count's listed solutions are pickled, 10,000 in about 0.3 s)
+HAND_BACK = 0.25
+
+
+class Settle:
+    """How long a parent gives its children that stop by themselves and report what they had (a
+    count's), past its deadline or a signal's request to stop: ``seconds`` from the first of its waits
+    that finds either, counted once for all its children."""
+
+    def __init__(self, seconds: float = SETTLE) -> None:
+        self.seconds = seconds
+        self.end: Deadline | None = None
+
+
+def ready_among(conns: list[Any], deadline: Deadline, settle: Settle | None = None) -> list[Any]:
+    """Those of ``conns`` with something to read, waiting until there are some, or until the
+    ``deadline`` (then: none) or a signal's request to stop (then: :class:`Interrupted`), which come
+    first even when there is something to read (a solver child streaming models faster than they are
+    checked would otherwise never let its parent stop); with ``settle``, either end first gives the
+    children its seconds more, and what they send then is read."""
+    from multiprocessing.connection import wait
+
+    while True:
+        if settle is None or settle.end is None:
+            if deadline.passed() or stop_requested():
+                if settle is None:
+                    check_stop()
+                    return []
+                settle.end = Deadline.after(settle.seconds)
+        end = settle.end if settle is not None and settle.end is not None else deadline
+        ready = wait(conns, end.left(most=STOP_POLL, at_least=0.0))
+        if ready:
+            return ready
+        if end is not deadline and end.passed():
+            check_stop()
+            return []
 
 
 def call_with_timeout(fn: Callable[[], T], deadline: Deadline, backend: str) -> T:
@@ -48,6 +96,7 @@ def call_until(fn: Callable[[], T], deadline: Deadline, backend: str, stop: Call
     child = Child(partial(_send_result, fn=fn))
     try:
         while not child.conn.poll(deadline.left(most=every)):
+            check_stop()
             if deadline.passed():
                 raise SolverTimeout(backend, deadline.seconds or 0.0)
             if stop():
@@ -61,33 +110,37 @@ class Stopped(PuzzlesatError):
     """A forked call ended because whoever asked for it no longer wants it (:func:`call_until`)."""
 
 
-def run_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str) -> list[T]:
+def run_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str, settle: bool = False) -> list[T]:
     """Run every ``fn`` at the same time, each in its own forked child, and return their results in
-    order: independent solver calls (dice's two counts) use all cores. Past the ``deadline``, or when
-    one fails, all children are killed."""
-    with forked(fns, deadline, backend) as results:
+    order: independent solver calls (dice's two counts) use all cores. Past the ``deadline`` (and
+    with ``settle``, :data:`SETTLE` seconds more for children that stop by themselves and answer),
+    or when one fails, all children are killed."""
+    with forked(fns, deadline, backend, settle) as results:
         return results()
 
 
 @contextmanager
-def forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str) -> Iterator[Callable[[], list[T]]]:
+def forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
+           settle: bool = False) -> Iterator[Callable[[], list[T]]]:
     """:func:`run_forked` in two halves, so that the parent can work while the children do: the
     children start on entry, the function yielded waits for their results (in order), and on exit every
     child still running is killed."""
     from ..processes.runner import Child  # here: a command that forks nothing does not pay for it
 
     children: list[Child] = []
+    settling = Settle() if settle else None
     try:
         for fn in fns:
             children.append(Child(partial(_send_result, fn=fn)))
-        yield lambda: [cast(T, _receive(child, deadline, backend)[1]) for child in children]
+        yield lambda: [cast(T, _receive(child, deadline, backend, settling)[1]) for child in children]
     finally:
         for child in children:
             child.stop()
 
 
 def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
-                 head_start: float = 0.0, names: Sequence[str] = ()) -> tuple[int, T]:
+                 head_start: float = 0.0, names: Sequence[str] = (),
+                 found: Callable[[T], int | None] | None = None) -> tuple[int, T]:
     """Run every ``fn`` at once, each in its own forked child, and end them all when the first one
     answers: (its number, its result). A race of methods that answer the same question: one whose
     solver fails or dies (:class:`BackendError`, :class:`OutOfMemory`) leaves the race to the others
@@ -96,42 +149,69 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
     blamed on another method; a refusal of the input (any other one-line error), which every method
     would make, ends the race at once. Past the ``deadline``: SolverTimeout. With ``head_start``,
     the first ``fn`` runs alone that long before the others start: a quick answer then costs the
-    others nothing, and a slow one loses none of its work when they join."""
+    others nothing, and a slow one loses none of its work when they join.
+
+    With ``found``, a racer stopped before its end (by the deadline or a signal) may answer with what
+    it had: ``found(result)`` is then how much (a count's lower bound), None for a whole answer. Such
+    an answer does not end the race; at the end (every racer answered or failed, or twice
+    :data:`SETTLE` past the deadline or the stop: a racer waits for its own children first), the one
+    that had found the most is returned, and a racer's timeout is one more failure."""
     from multiprocessing.connection import wait
 
+    from ..core.errors import Interrupted
     from ..processes.runner import Child
 
     children: dict[int, Child] = {}
-    failures: list[BackendError | OutOfMemory] = []
+    failures: list[PuzzlesatError] = []
+    stopped: list[tuple[int, int, T]] = []  # (how much it had found, its number, its answer)
+    leaving = (BackendError, OutOfMemory) + ((SolverTimeout,) if found is not None else ())
 
     def settled(number: int) -> tuple[bool, Any]:
         """(True, its result) when the child answered; (False, None) when it failed (recorded)."""
         name = names[number] if number < len(names) else backend
         try:
             return True, _receive(children.pop(number), deadline, name)[1]
-        except (BackendError, OutOfMemory) as exc:  # a crash, a death: the others may yet answer
+        except leaving as exc:  # a crash, a death: the others may yet answer
             failures.append(exc)
-            if len(children) or number < len(fns) - 1:
+            if (len(children) or number < len(fns) - 1) and not isinstance(exc, SolverTimeout):
                 print(f"puzzlesat: note: {exc}; the race goes on without it", file=sys.stderr)
             return False, None
 
     every: list[Child] = []
+    settling = Settle(2 * SETTLE) if found is not None else None  # a racer settles its own children first
     try:
         for number, fn in enumerate(fns):
             children[number] = Child(partial(_send_result, fn=fn))
             every.append(children[number])
             if number == 0 and head_start > 0 and wait([children[0].conn], deadline.left(most=head_start)):
                 answered, result = settled(0)
-                if answered:
+                had = found(result) if answered and found is not None else None
+                if answered and had is None:
                     return 0, cast(T, result)
+                if had is not None:
+                    stopped.append((had, 0, cast(T, result)))
         while children:
-            ready = wait([child.conn for child in children.values()], deadline.left())
+            try:
+                ready = ready_among([child.conn for child in children.values()], deadline, settling)
+            except Interrupted:
+                if not stopped:
+                    raise
+                break
             if not ready:
-                raise SolverTimeout(backend, deadline.seconds or 0.0)
+                if not stopped:
+                    raise SolverTimeout(backend, deadline.seconds or 0.0)
+                break
             number = next(n for n, child in children.items() if child.conn in ready)
             answered, result = settled(number)
-            if answered:
+            if not answered:
+                continue
+            had = found(result) if found is not None else None
+            if had is None:
                 return number, cast(T, result)
+            stopped.append((had, number, cast(T, result)))
+        if stopped:
+            _, number, result = max(stopped, key=lambda entry: (entry[0], -entry[1]))
+            return number, result
         raise failures[0]
     finally:
         for child in every:
@@ -157,9 +237,9 @@ def stream_forked(items: Callable[[], Iterator[Any]], deadline: Deadline, backen
         child.stop()
 
 
-def _receive(child: Child, deadline: Deadline, backend: str) -> tuple[str, Any]:
+def _receive(child: Child, deadline: Deadline, backend: str, settle: Settle | None = None) -> tuple[str, Any]:
     """The child's next message, or the error that its silence, death or report means."""
-    if not child.conn.poll(deadline.left(at_least=0.0)):
+    if not ready_among([child.conn], deadline, settle):
         raise SolverTimeout(backend, deadline.seconds or 0.0)
     try:
         kind, payload = child.conn.recv()

@@ -7,8 +7,9 @@ from typing import Any
 
 import click
 
-from ..core.errors import PuzzlesatError
+from ..core.errors import EndedEarly, PuzzlesatError
 from ..core.puzzle import Solution
+from ..core.reporting import current_progress
 from ..core.timing import Deadline, Stopwatch
 from ..core.version import __version__
 from ..encoders import get_puzzle
@@ -98,18 +99,54 @@ def command(
         if list_all:
             payload["solutions"] = [s.answers() | {"layout": s.render()} for s in report.solutions]
         echo_json(payload, "report")
+        end_if_stopped(report)
         return
     for number, solution in enumerate(report.solutions, 1):
         click.echo(f"-- solution {number}\n{solution.render()}")
     for label, value in report.answers.items():
-        click.echo(f"{label}: {_how(report, label, value, limit)}" if level() > QUIET else f"{label}: {value}")
+        click.echo(f"{label}: {_how(report, label, value, limit)}" if level() > QUIET
+                   else f"{label}: {'at least ' if not report.complete else ''}{value}")
     for warning in report.warnings:
         click.echo(f"warning: {warning}")
     note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
+    end_if_stopped(report)
+
+
+def end_if_stopped(report: Report) -> None:
+    """End a count that was stopped before its end, its lower bounds printed, with the stop's exit code
+    and one line that says them again (stdout may be a file): what stopped it, and what it had found."""
+    stop = report.stopped
+    if stop is None:
+        return
+    found = ", ".join(f"at least {value:,} {label}" for label, value in report.answers.items() if value)
+    how = "every one checked" if report.checked else "each from a finished count"
+    if not found:
+        found, how = "no solution found yet", "not a proof that there is none"
+    message = f"{stop.message}; by then: {found} ({how}; by {_method(report)}"
+    others = [name for name in report.raced if not name.startswith(report.counted_by)]
+    if others:  # what it raced, and how far the race had come (a search's parts done)
+        progress = current_progress()
+        message += f", raced against {' and '.join(others)}" + (f": {progress}" if progress else "")
+    raise EndedEarly(message + ")", stop.exit_code)
+
+
+def _method(report: Report) -> str:
+    """The method that was counting ("the enumeration on glucose4", "cube and conquer on local x2")."""
+    if report.cubes:
+        cubed = next(iter(report.cubes.values()))
+        return f"cube and conquer on {cubed['executor']} x{cubed['workers']}"
+    return f"the {report.counted_by} on {report.backend}"
 
 
 def _how(report: Report, label: str, value: int, limit: int | None) -> str:
     """One count as the text output says it: the number and what backs it."""
+    if report.stopped is not None and "finished" in report.cubes.get(label, {"finished": 0}):
+        if report.cubes:
+            cubed = report.cubes[label]
+            return (f"at least {value:,} ({report.stopped.said()}: the sum over the {cubed['finished']:,} of "
+                    f"{cubed['cubes']:,} cubes that finished)")
+        found = "every one checked" if value else "none found yet"
+        return f"at least {value:,} ({report.stopped.said()}; {found}, by {_method(report)})"
     if limit is not None and value >= limit:
         return f"at least {value} (stopped at --limit)"
     if report.cubes:
@@ -138,5 +175,7 @@ def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None
     report = count(counting, instance, watch, limit=limit, on_solution=line)
     (label, found), = report.answers.items()
     certified = {"certified": report.certified()} if report.certificates else {}
+    stopped = {"stopped": report.stopped.to_json()} if report.stopped is not None else {}
     click.echo(json.dumps({"schema": "puzzlesat/count-end/1", "version": __version__, label: found,
-                           "complete": report.complete} | certified))
+                           "complete": report.complete} | certified | stopped))
+    end_if_stopped(report)

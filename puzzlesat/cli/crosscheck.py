@@ -9,14 +9,9 @@ import click
 
 from ..backends import get_backend
 from ..backends.base import Capability
+from ..core.errors import EndedEarly
 from ..encoders import get_puzzle
-from ..pipeline.crosscheck import (
-    DEFAULT_BUDGET,
-    DEFAULT_METHOD_LIMIT,
-    CrossChecked,
-    Row,
-    run_methods,
-)
+from ..pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, Row, cross_check
 from ..pipeline.request import request
 from ..pipeline.steps import load
 from .declared import PuzzleCommand, reading_given
@@ -95,7 +90,6 @@ def command(
         names = [name for name in names if Capability.PROOF in get_backend(name).capabilities]
     base = replace(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), certify=certify)
     methods = spec.task.plan_crosscheck(base, instance, names, by_count)
-    rows: list[Row] = []
     width = max(len(m.label) for m in methods)
     if not as_json:
         note(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
@@ -106,11 +100,13 @@ def command(
         from ..pipeline.executors import executor_for
 
         engine = executor_for(executor)
-    for row in run_methods(methods, timeout, budget, engine):
-        rows.append(row)
+    def show(row: Row) -> None:
         if not as_json:
             note(escaped(_line(row, width)).replace("\n", " "))  # a row's reason may quote the input
-    verdict = CrossChecked(tuple(rows))
+
+    verdict = cross_check(methods, timeout, budget, engine, show)
+    rows = list(verdict.rows)
+    stopped = {"stopped": verdict.stopped.to_json(), "methods_planned": len(methods)} if verdict.stopped else {}
     if as_json:
         echo_json(
             {
@@ -118,6 +114,8 @@ def command(
                 "source": file,
                 "agree": verdict.agree,
                 "independent_methods_agreeing": verdict.independent_methods,
+                "complete": verdict.stopped is None,
+            } | stopped | {
                 "limit": {"method": timeout, "budget": budget},
                 "rows": [
                     {
@@ -141,6 +139,8 @@ def command(
             named = ", ".join(givers[:2]) + (f" and {len(givers) - 2} more" if len(givers) > 2 else "")
             click.echo(escaped(f"warning: {warning} ({named})"))
         click.echo(verdict.summary(formula_file=spec.solvers_independent))
+    if verdict.stopped is not None:
+        raise EndedEarly(f"{verdict.stopped.message}; by then: {verdict.summary()}", verdict.stopped.exit_code)
     if not verdict.agree:
         raise SystemExit(1)
 

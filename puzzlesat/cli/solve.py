@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..core.errors import PuzzlesatError, SolverTimeout
+from ..core.errors import EndedEarly, PuzzlesatError, SolverTimeout
 from ..core.puzzle import Puzzle
 from ..core.reporting import limit_message
 from ..core.result import Status
@@ -60,6 +60,8 @@ def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: An
         fail(limit_message(exc.backend, str(exc)))
         click.echo("s UNKNOWN")
         return 0
+    if report.stopped is not None:  # the best model found, as an evaluation's solver prints it at its limit
+        fail(f"{report.stopped.message}; the best model found is printed, not proven optimal")
     if report.status == Status.UNSAT:
         click.echo("s UNSATISFIABLE")
         return 20
@@ -177,6 +179,9 @@ def command(
             if report.answers.get("optimal"):
                 click.echo("optimal: yes (proven by the solver: nothing cheaper exists"
                            f"{certified_note(report, 'optimal')})")
+            elif report.stopped is not None and "optimal" in report.answers:
+                click.echo(f"optimal: not proven ({report.stopped.said()}: the best plan found, its cost an upper "
+                           "bound)")
             if "unique" in report.answers:
                 unique = report.answers["unique"]
                 up_to = f" up to {spec.task.up_to}" if isinstance(spec.task, Satisfy) and spec.task.up_to else ""
@@ -191,10 +196,17 @@ def command(
         for label, status in report.parts.items():
             if status == Status.UNSAT:
                 click.echo(f"{label}: no solution (proven by the solver: UNSAT{certified_note(report, 'unsat')})")
+            elif status == Status.UNKNOWN and report.stopped is not None:
+                click.echo(f"{label}: not solved ({report.stopped.said()} before its turn)")
         for warning in report.warnings:  # whatever the answer: a file read past a fault, an UNSAT one too
             click.echo(f"warning: {warning}")
         note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
         if report.status != Status.SAT and level() == QUIET:  # the answer, when there is no solution
             click.echo(report.status.value)
+    if report.stopped is not None:
+        found = ", ".join(f"{key} {value}" for key, value in report.answers.items()
+                          if isinstance(value, int) and not isinstance(value, bool))
+        raise EndedEarly(f"{report.stopped.message}; by then: the best plan found ({found or 'none'}), checked, not "
+                         "proven optimal", report.stopped.exit_code)
     if report.status != Status.SAT:
         raise SystemExit(1)

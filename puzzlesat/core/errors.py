@@ -5,6 +5,8 @@ its ``exit_code`` the documented exit code (README, "Exit codes"; tests/test_lim
 """
 from __future__ import annotations
 
+import signal
+
 #: the exit codes of every command; 130 and 143 are SIGINT and SIGTERM (128 + the signal's number)
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
@@ -19,6 +21,11 @@ EXIT_TERMINATED = 143
 #: between processes of ours only: "out of memory, and nothing said" (making a message could run out
 #: again); the process above says it in one line (the supervisor for its worker, a parent for its child)
 EXIT_MEMORY_UNSAID = 105
+
+#: the signals that end a command, and how its one line names each (the exit code is 128 + the number);
+#: this module imports only :mod:`signal`, so the console script installs its handlers from here before
+#: anything else is imported (:mod:`puzzlesat.entry`)
+ENDING_SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
 
 
 class PuzzlesatError(Exception):
@@ -60,6 +67,28 @@ class SolverTimeout(PuzzlesatError):
     def __init__(self, backend: str, seconds: float) -> None:
         self.backend, self.seconds = backend, seconds
         super().__init__(f"{backend}: no answer within the time limit of {seconds:g} s")
+
+
+class Interrupted(PuzzlesatError):
+    """A signal (Ctrl-C, ``kill``) asked the command to stop. The supervisor passes it on to the work as
+    a request (:func:`~puzzlesat.core.reporting.stop_requested`), which the waits for solver children
+    turn into this error, so that a count can still report what it had found before it ends."""
+
+    def __init__(self, number: int, phase: str) -> None:
+        self.number = number
+        self.exit_code = 128 + number
+        name = signal.Signals(number)
+        self.signal_name = name.name
+        super().__init__(f"{ENDING_SIGNALS[name]} ({name.name}) in the {phase} phase")
+
+
+class EndedEarly(PuzzlesatError):
+    """Work stopped before its end (a time limit, a signal) whose output has already said what it had
+    found: the command ends with the stop's one line and exit code."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 class OutOfMemory(PuzzlesatError):

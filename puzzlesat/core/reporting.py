@@ -4,7 +4,10 @@ what it knows of its limits, for messages. Outside a worker (a library caller, a
 here does nothing, so the code that reports needs no supervisor to run.
 
 The supervisor connects a worker it forks (:func:`connect`); only these few words cross the pipe, and
-the progress texts a few bytes of shared memory. This module is in ``core`` because the core types
+the progress texts a few bytes of shared memory. One byte of that memory goes the other way: a signal
+the supervisor received, as a request to stop (:func:`stop_requested`). The waits for solver children
+ask it and raise :class:`~puzzlesat.core.errors.Interrupted`, so that a count stopped by Ctrl-C still
+says what it had found, as one stopped by its time limit does. This module is in ``core`` because the core types
 report through it (a :class:`~puzzlesat.core.timing.Stopwatch` says its phases, an atomic write its
 temporary file), while the process machinery itself lives in :mod:`puzzlesat.processes`.
 """
@@ -14,6 +17,8 @@ import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from .errors import Interrupted
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,10 @@ class Limits:
 
 #: the progress texts the status line shows at most, and the bytes of each
 PROGRESS_SLOTS, _SLOT_BYTES = 4, 96
+#: how often a wait for children looks whether a signal asked the command to stop (seconds)
+STOP_POLL = 0.1
+#: where, after the texts, the supervisor writes the number of a signal it received (0: none)
+_STOP_AT = PROGRESS_SLOTS * _SLOT_BYTES
 
 
 @dataclass
@@ -66,7 +75,7 @@ def report_phase(name: str) -> None:
     if _WORKER is not None and _WORKER.phase != name:
         _WORKER.phase = name
         if _WORKER.pid == os.getpid():
-            _WORKER.progress[:] = bytes(len(_WORKER.progress))
+            _WORKER.progress[:_STOP_AT] = bytes(_STOP_AT)
         _send("phase", name)
         if _WORKER.on_phase is not None:
             _WORKER.on_phase(name)
@@ -96,12 +105,12 @@ def current_progress() -> str:
 def new_progress() -> mmap.mmap:
     """The shared memory a worker's progress texts go to (made by the supervisor before it forks, so
     that it can say how far the command had come when it ends the command)."""
-    return mmap.mmap(-1, PROGRESS_SLOTS * _SLOT_BYTES)
+    return mmap.mmap(-1, _STOP_AT + 1)
 
 
 def progress_in(memory: mmap.mmap) -> str:
     """The progress texts in ``memory``, joined ("" when none)."""
-    data = bytes(memory)
+    data = bytes(memory[:_STOP_AT])
     texts = (data[at:at + _SLOT_BYTES].rstrip(b"\0").decode(errors="replace") for at in range(0, len(data), _SLOT_BYTES))
     return ", ".join(text for text in texts if text)
 
@@ -110,6 +119,26 @@ def by_then(progress: str) -> str:
     """What a command stopped before its end had found, for its one-line message: nothing found is left
     unsaid (a count's solutions so far, each checked; the cubes or parts done)."""
     return f"; by then: {progress}" if progress else ""
+
+
+def ask_to_stop(memory: mmap.mmap, number: int) -> None:
+    """The supervisor's side: tell the worker (and its forked children, which share ``memory``) that
+    signal ``number`` asks the command to stop."""
+    memory[_STOP_AT] = number
+
+
+def stop_requested() -> int:
+    """The number of the signal that asked the command to stop, or 0 (always 0 outside a worker)."""
+    return _WORKER.progress[_STOP_AT] if _WORKER is not None else 0
+
+
+def check_stop() -> None:
+    """Raise :class:`~puzzlesat.core.errors.Interrupted` if a signal asked the command to stop: called
+    by the waits for solver children and between the solutions of a count, where stopping loses
+    nothing that was found."""
+    number = stop_requested()
+    if number:
+        raise Interrupted(number, current_phase())
 
 
 def report_detail(text: str) -> None:
@@ -144,9 +173,15 @@ def limit_message(backend: str, fallback: str) -> str:
     (``fallback``, the call's own message, outside a command with a time limit)."""
     if _WORKER is None or _WORKER.limits.seconds is None:
         return fallback
-    limits = _WORKER.limits
-    return (f"time limit of {limits.seconds:g} s ({limits.option}) reached while solving ({backend} gave no answer)"
-            + by_then(current_progress()))
+    return f"{limit_reached(fallback)} while solving ({backend} gave no answer)" + by_then(current_progress())
+
+
+def limit_reached(fallback: str) -> str:
+    """"time limit of 60 s (--timeout) reached": the limit as the user gave it, or ``fallback`` (a
+    solver call's own message) outside a command with a time limit."""
+    if _WORKER is None or _WORKER.limits.seconds is None:
+        return fallback
+    return f"time limit of {_WORKER.limits.seconds:g} s ({_WORKER.limits.option}) reached"
 
 
 def memory_message(phase: str | None, memory: int | None) -> str:

@@ -58,6 +58,12 @@ class Deadline(NamedTuple):
             return self
         return other
 
+    def sooner(self, seconds: float) -> Deadline:
+        """This deadline ``seconds`` earlier (no limit stays none; ``seconds`` for messages stays the
+        user's): the end of forked children that stop by themselves and hand back what they had found,
+        so that it reaches their parent by the parent's own deadline."""
+        return self if self.end is None else Deadline(self.seconds, self.end - seconds)
+
     def passed(self) -> bool:
         """Whether the deadline is past (never, without a limit)."""
         return self.end is not None and time.monotonic() >= self.end
@@ -69,3 +75,9 @@ UNLIMITED = Deadline()
 #: when the ``puzzlesat`` process started (set by its console script; None in a process that is not it,
 #: such as a test runner): a command's --timeout counts from there
 PROCESS_START: float | None = None
+
+
+def since_start(started: float) -> float:
+    """Seconds since the ``puzzlesat`` process started (what a user's ``--timeout`` counts), or, in
+    another process (a library caller), since ``started`` (a ``time.monotonic()``)."""
+    return time.monotonic() - (started if PROCESS_START is None else PROCESS_START)

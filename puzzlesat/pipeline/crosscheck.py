@@ -26,7 +26,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
-from ..core.timing import Deadline
+from ..core.reporting import report_phase
+from ..core.timing import Deadline, since_start
+from .stop import STOPPING, Stop
 
 if TYPE_CHECKING:
     from .executors import Executor
@@ -99,6 +101,24 @@ def run_methods(methods: list[Method], limit: float | None, budget: float | None
             expected = compared(row.answers) if expected is None else expected
             row.agrees = compared(row.answers) == expected
         yield row
+
+
+def cross_check(methods: list[Method], limit: float | None, budget: float | None = None,
+                executor: Executor | None = None, on_row: Callable[[Row], None] | None = None) -> CrossChecked:
+    """:func:`run_methods` to the end, each row handed to ``on_row`` as it comes, and their verdict; a
+    cross-check stopped before its end (a signal: its own limits make TIMEOUT and SKIPPED rows) is the
+    verdict of the rows that were in, saying so."""
+    rows: list[Row] = []
+    started = time.monotonic()
+    report_phase("cross-check")  # the methods' own phases are in their children
+    try:
+        for row in run_methods(methods, limit, budget, executor):
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+    except STOPPING as stopped:
+        return CrossChecked(tuple(rows), len(methods), Stop.of(stopped, since_start(started)))
+    return CrossChecked(tuple(rows), len(methods))
 
 
 def compared(answers: dict[str, Any]) -> dict[str, Any]:
@@ -212,9 +232,12 @@ def independent_agreement(rows: list[Row]) -> int:
 class CrossChecked:
     """What a cross-check's rows say together: the methods that disagree (culprits), those with no
     answer, how many independent methods (families) and readers agree; :meth:`summary` is the verdict
-    line the command line prints, and a notebook shows the rows and that line (``_repr_html_``)."""
+    line the command line prints, and a notebook shows the rows and that line (``_repr_html_``). A
+    cross-check ``stopped`` before its end has fewer rows than the ``planned`` methods."""
 
     rows: tuple[Row, ...]
+    planned: int = 0
+    stopped: Stop | None = None
 
     @property
     def culprits(self) -> list[Row]:
@@ -226,7 +249,8 @@ class CrossChecked:
 
     @property
     def agree(self) -> bool:
-        """No disagreement, and at least one method answered (the command's exit code 0)."""
+        """No disagreement, and at least one method answered (the command's exit code 0, unless it was
+        stopped)."""
         return not self.culprits and len(self.unanswered) < len(self.rows)
 
     @property
@@ -243,7 +267,8 @@ class CrossChecked:
         memouts = any(row.status == "MEMOUT" for row in timeouts)
         if not runs:
             memory = ", ran out of memory" if memouts else ""
-            counted = f"NOTHING COMPARED: all {len(timeouts)} methods timed out{memory} or were skipped"
+            counted = (f"NOTHING COMPARED: all {len(timeouts)} methods timed out{memory} or were skipped"
+                       if self.rows else "NOTHING COMPARED")
         else:
             families = self.independent_methods
             counted = (f"{families} independent method agrees" if families == 1
@@ -252,6 +277,8 @@ class CrossChecked:
                 counted += ": no independent confirmation"
             if timeouts:
                 counted += f", {len(timeouts)} timed out{', out of memory' if memouts else ''} or skipped"
+        if self.stopped is not None:
+            counted += f"; {self.stopped.said()}, {len(self.rows)} of {self.planned} methods run"
         if not formula_file:
             return counted
         readers = agreeing_readers(list(self.rows))

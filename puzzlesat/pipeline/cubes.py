@@ -19,6 +19,7 @@ with its literals added as unit clauses, so blocking clauses stay inside their c
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -27,13 +28,14 @@ from typing import TYPE_CHECKING, Any
 from pysat.solvers import Solver
 
 from ..core.encoding import Encoding
-from ..core.errors import PuzzlesatError, SolverTimeout
+from ..core.errors import OutOfMemory, PuzzlesatError, SolverTimeout
 from ..core.reporting import progress_slot, report_progress
-from ..core.timing import UNLIMITED, Stopwatch
+from ..core.timing import UNLIMITED, Stopwatch, since_start
 from ..formats.varmap import formula_digest
 from .report import Claims
 from .request import Request
 from .steps import count_formula
+from .stop import STOPPING, Stop
 
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
@@ -87,15 +89,23 @@ def restricted(encoding: Encoding, cube: Sequence[int]) -> Encoding:
 
 @dataclass
 class CubeCount:
-    """A count made of its cubes' counts, with what each cube cost (seconds, in cube order)."""
+    """A count made of its cubes' counts, with what each cube cost (seconds, in cube order). Stopped
+    before its end (``stop``), ``total`` is the sum over the cubes that finished (a lower bound: the
+    cubes are disjoint) and ``counts`` holds None for the others."""
 
     total: int
     cubes: list[tuple[int, ...]]
     refuted: int
     seconds: list[float]
+    counts: list[int | None]
+    stop: Stop | None = None
 
     def slowest(self, how_many: int = 3) -> list[tuple[float, tuple[int, ...]]]:
         return sorted(zip(self.seconds, self.cubes), reverse=True)[:how_many]
+
+    def unfinished(self) -> list[tuple[int, ...]]:
+        """The cubes not counted (all finished unless the count was stopped)."""
+        return [cube for cube, count in zip(self.cubes, self.counts) if count is None]
 
 
 #: an automatic split aims at this many open cubes per worker, so that a slow cube does not leave the
@@ -122,8 +132,9 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
                 limit: float | None = None) -> CubeCount:
     """The count of ``encoding`` (projected on its shown variables) as the sum of its cubes' counts,
     each counted by ``request``'s backend on ``executor`` under ``limit`` seconds (``depth`` None: an
-    automatic split for the executor's workers). A cube that runs out of time or fails makes the whole
-    count fail: a partial sum is no count."""
+    automatic split for the executor's workers), all of them by the request's deadline. A cube that
+    fails makes the whole count fail; the deadline, a signal or a cube's memory stops it with the sum of
+    the cubes that finished, a lower bound, and the cubes that did not (:class:`CubeCount`)."""
     cubes = auto_split(encoding, executor.workers) if depth is None else split(encoding, depth)
     digest = formula_digest(encoding)
     _BUILT.clear()  # local workers are forked from here: they find the formula built already
@@ -131,13 +142,20 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     tasks = [partial(_count_one, request.within(UNLIMITED), instance, digest, cube) for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)
     seconds = [0.0] * len(tasks)
-    for number, outcome in executor.run(tasks, limit):
-        if outcome.status != "OK" or outcome.value is None:
-            raise (SolverTimeout(request.backend.name, limit or 0.0) if outcome.status == "TIMEOUT"
-                   else PuzzlesatError(f"cube {number + 1} of {len(tasks)} failed: {outcome.error}"))
-        counts[number], seconds[number] = outcome.value, outcome.seconds
-        report_progress(f"{len(tasks) - counts.count(None):,} of {len(tasks):,} cubes counted")
-    return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds)
+    started, stop = time.monotonic(), None
+    try:
+        for number, outcome in executor.run(tasks, limit, request.deadline):
+            if outcome.status == "TIMEOUT":
+                raise SolverTimeout(request.backend.name, request.deadline.seconds or limit or 0.0)
+            if outcome.status == "MEMOUT":
+                raise OutOfMemory(f"cube {number + 1} of {len(tasks)}: {outcome.error}")
+            if outcome.status != "OK" or outcome.value is None:
+                raise PuzzlesatError(f"cube {number + 1} of {len(tasks)} failed: {outcome.error}")
+            counts[number], seconds[number] = outcome.value, outcome.seconds
+            report_progress(f"{len(tasks) - counts.count(None):,} of {len(tasks):,} cubes counted")
+    except STOPPING as stopped:
+        stop = Stop.of(stopped, since_start(started))
+    return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds, counts, stop)
 
 
 def _count_one(request: Request, instance: Any, digest: str, cube: tuple[int, ...]) -> int:
@@ -150,7 +168,8 @@ def _count_one(request: Request, instance: Any, digest: str, cube: tuple[int, ..
         raise PuzzlesatError("a worker built another formula than the one that was split (different versions "
                              "of puzzlesat on the cluster?)")
     watch = Stopwatch()
-    return count_formula(request, instance, restricted(encoding, cube), watch, Claims(request, watch)).found
+    return count_formula(request, instance, restricted(encoding, cube), watch, Claims(request, watch),
+                         keep_found=False).found
 
 
 #: the formula a worker process built last, by (puzzle, encoding, options, instance): the cubes of one
@@ -169,7 +188,8 @@ def _built(puzzle: Puzzle[Any, Any, Any], kind: str, options: Any, instance: Any
 def count_variants_by_cubes(request: Request, instance: Any, depth: int | None, executor: Executor,
                             limit: float | None) -> dict[str, tuple[int, CubeCount]]:
     """Every count of ``puzzle.count_variants()`` (a tiling's solutions and its classes), each split into
-    cubes and conquered on ``executor``, each cube under ``limit`` seconds; by label."""
+    cubes and conquered on ``executor``, each cube under ``limit`` seconds; by label. A stopped count
+    is the last one (the counts after it are not started)."""
     puzzle = request.puzzle
     out = {}
     for label, options in puzzle.count_variants(request.options):
@@ -179,4 +199,6 @@ def count_variants_by_cubes(request: Request, instance: Any, depth: int | None, 
                                  "counts")
         counted = count_cubes(replace(request, options=options), instance, encoding, depth, executor, limit)
         out[label] = (counted.total, counted)
+        if counted.stop is not None:
+            break
     return out

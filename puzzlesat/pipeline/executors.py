@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..core.errors import PuzzlesatError, SolverTimeout
-from ..core.timing import Deadline
+from ..core.timing import UNLIMITED, Deadline
 from ..processes.runner import Outcome, run_each
 
 T = TypeVar("T")
@@ -82,12 +82,14 @@ def _allow_children() -> None:
 
 class Executor(ABC):
     """Runs independent tasks, each under its own time limit, and yields (task number, outcome) as
-    they finish."""
+    they finish; at ``until`` (the whole run's deadline) it stops with
+    :class:`~puzzlesat.core.errors.SolverTimeout`, or yields the tasks still running as TIMEOUT outcomes."""
 
     name: str
 
     @abstractmethod
-    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None) -> Iterator[tuple[int, Outcome[T]]]: ...
+    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None,
+            until: Deadline = UNLIMITED) -> Iterator[tuple[int, Outcome[T]]]: ...
 
     @property
     @abstractmethod
@@ -107,8 +109,9 @@ class LocalExecutor(Executor):
     def workers(self) -> int:
         return self._workers
 
-    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None) -> Iterator[tuple[int, Outcome[T]]]:
-        return run_each(tasks, self._workers, limit)
+    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None,
+            until: Deadline = UNLIMITED) -> Iterator[tuple[int, Outcome[T]]]:
+        return run_each(tasks, self._workers, limit, until=until)
 
 
 class DaskExecutor(Executor):
@@ -145,13 +148,16 @@ class DaskExecutor(Executor):
         workers = self.client.scheduler_info()["workers"].values()
         return max(1, sum(int(info.get("nthreads", 1)) for info in workers))
 
-    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None) -> Iterator[tuple[int, Outcome[T]]]:
+    def run(self, tasks: Sequence[Callable[[], T]], limit: float | None,
+            until: Deadline = UNLIMITED) -> Iterator[tuple[int, Outcome[T]]]:
         from distributed import as_completed
 
         futures = {self.client.submit(guarded, task, limit, pure=False): number for number, task in enumerate(tasks)}
         try:
-            for future in as_completed(list(futures), loop=self.client.loop):
+            for future in as_completed(list(futures), loop=self.client.loop, timeout=until.left(at_least=0.0)):
                 yield futures[future], _outcome(future)
+        except TimeoutError:  # Dask's, a builtin TimeoutError: the whole run's deadline
+            raise SolverTimeout("dask", until.seconds or 0.0) from None
         finally:
             self.client.cancel(list(futures))
 

@@ -18,20 +18,24 @@ same relaxation and the same bound encoding as the descent.
 """
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import reduce
 from math import gcd
 from typing import TYPE_CHECKING
 
 from ..backends.base import Backend, Capability
-from ..backends.forking import call_with_timeout
+from ..backends.forking import call_with_timeout, stream_forked
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
+from ..core.reporting import check_stop
 from ..core.result import Result, Status
-from ..core.timing import UNLIMITED, Deadline
+from ..core.timing import UNLIMITED, Deadline, since_start
 from ..proofs.certificate import Certificate
+from .stop import STOPPING, Stop
 
 if TYPE_CHECKING:
     from ..backends.portfolio import PortfolioBackend
@@ -46,6 +50,9 @@ class Optimum:
     solved_by: str = ""  # the member that won, when a portfolio raced the method
     #: with ``certify``: the checked proofs that nothing cheaper exists (or, for UNSAT, nothing at all)
     certificate: Certificate | None = None
+    #: why the method stopped before it proved the optimum (the time limit, a signal): the model is
+    #: then the best it had found, its cost an upper bound of the optimum, not proven optimal
+    stop: Stop | None = None
 
 
 class OptimisationMethod(ABC):
@@ -92,7 +99,7 @@ class OptimisationMethod(ABC):
         else:
             self.requires(backend)
             optimum = self.run(encoding, backend, deadline)
-        if certify and optimum.certificate is None and not self.certifies_itself:
+        if certify and optimum.certificate is None and not self.certifies_itself and optimum.stop is None:
             prover = backend
             if portfolio is not None:  # the winner proves: it found this optimum fastest
                 prover = next(member for member in portfolio.members if member.name == optimum.solved_by)
@@ -230,18 +237,29 @@ def _descent(encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimu
 
     The time limit covers the whole descent, run in one forked child: a limit per solver call would
     fork for every call and lose what the solver learnt in the previous ones (on the amphipod unrolling
-    that made the descent 3-8x slower)."""
-    def run() -> Optimum:
+    that made the descent 3-8x slower). The child hands each better model up as it finds it, so that a
+    descent stopped by the deadline or a signal still answers with the best model it had (its
+    :attr:`Optimum.stop` saying why, the cost an upper bound)."""
+    def run() -> Iterator[Optimum]:
         bounded = _Bounded(encoding, backend)
         try:
-            optimum = _descend(bounded, backend.name)
+            yield from _descend(bounded, backend.name)
         finally:
             bounded.session.close()
-        if optimum.cost is not None:
-            optimum.cost += encoding.cost_offset
-        return optimum
 
-    return call_with_timeout(run, deadline, backend.name)
+    best: Optimum | None = None
+    started = time.monotonic()
+    try:
+        for best in stream_forked(run, deadline, backend.name) if deadline.end is not None else run():
+            check_stop()  # in this process (no limit), nothing else looks between the solver's calls
+    except STOPPING as stopped:
+        if best is None or best.status != Status.SAT:
+            raise
+        best.stop = Stop.of(stopped, since_start(started))
+    assert best is not None, "a descent ends in an answer"
+    if best.cost is not None:
+        best.cost += encoding.cost_offset
+    return best
 
 
 class _Bounded:
@@ -316,9 +334,10 @@ def _least_possible(backend: str) -> Certificate:
     return Certificate(backend, 0, 0, 0.0)
 
 
-def _descend(bounded: _Bounded, backend: str) -> Optimum:
+def _descend(bounded: _Bounded, backend: str) -> Iterator[Optimum]:
     """Solve, bound the cost below the model's, repeat until UNSAT: the last model is optimal, and the
-    last answer's certificate (from a proving backend) is the checked proof of it."""
+    last answer's certificate (from a proving backend) is the checked proof of it. Each better model is
+    yielded as it is found (the last one yielded is the answer: the optimum, or UNSAT)."""
     best: Optimum | None = None
     steps = 0
     while True:
@@ -326,9 +345,11 @@ def _descend(bounded: _Bounded, backend: str) -> Optimum:
         steps += 1
         if result.status == Status.UNSAT:
             if best is None:
-                return Optimum(Status.UNSAT, steps=steps, certificate=result.certificate)
+                yield Optimum(Status.UNSAT, steps=steps, certificate=result.certificate)
+                return
             best.certificate = result.certificate
-            return best
+            yield best
+            return
         if result.status != Status.SAT:
             raise BackendError(f"{backend}: no answer during the descent ({result.status.value})")
         model = result.model
@@ -337,7 +358,9 @@ def _descend(bounded: _Bounded, backend: str) -> Optimum:
         best = Optimum(Status.SAT, _trim(model, bounded.encoding.num_vars), cost, steps)
         if cost == 0:
             best.certificate = _least_possible(backend) if bounded.session.backend.proving else None
-            return best
+            yield best
+            return
+        yield best
         bounded.bound(cost - bounded.unit)
 
 

@@ -38,15 +38,23 @@ def overall(statuses: Sequence[Status]) -> Status:
 
 def solve_by_parts(solve_whole: SolveWhole, request: Request, instance: Any,
                    parts: tuple[tuple[str, Any], ...], watch: Stopwatch) -> Report:
-    """Each part solved alone, one after the other within the request's one deadline, then joined."""
-    reports = [(label, solve_whole(request, part, Stopwatch())) for label, part in parts]
-    return joined_report(request, instance, reports, watch)
+    """Each part solved alone, one after the other within the request's one deadline, then joined. A
+    part stopped before its end (its best plan, not proven optimal) is the last one solved: the joined
+    report is stopped too, and the parts after it are UNKNOWN."""
+    reports: list[tuple[str, Report]] = []
+    for label, part in parts:
+        reports.append((label, solve_whole(request, part, Stopwatch())))
+        if reports[-1][1].stopped is not None:
+            break
+    return joined_report(request, instance, reports, watch, [label for label, _ in parts[len(reports):]])
 
 
-def joined_report(request: Request, instance: Any, reports: list[tuple[str, Report]], watch: Stopwatch) -> Report:
+def joined_report(request: Request, instance: Any, reports: list[tuple[str, Report]], watch: Stopwatch,
+                  not_solved: Sequence[str] = ()) -> Report:
     """One report of the whole instance from its parts' reports: their answers and sizes added up, the
     phase times summed into ``watch`` (the parts ran one after the other), the solved parts' solutions joined by the
-    puzzle, each part's status in ``parts``."""
+    puzzle, each part's status in ``parts`` (UNKNOWN for the ``not_solved`` ones, after a part that was
+    stopped)."""
     puzzle = request.puzzle
     first = reports[0][1]
     solved = [report for _, report in reports if report.solution is not None]
@@ -63,14 +71,15 @@ def joined_report(request: Request, instance: Any, reports: list[tuple[str, Repo
             times[phase] = times.get(phase, 0.0) + seconds
         for key, value in report.size.items():
             size[key] = size.get(key, 0) + value
+    stopped = next((report.stopped for _, report in reports if report.stopped is not None), None)
+    statuses = {label: report.status for label, report in reports} | dict.fromkeys(not_solved, Status.UNKNOWN)
     return Report(puzzle.name, getattr(instance, "source", ""), first.backend, first.encoding,
-                  overall([report.status for _, report in reports]),
+                  overall(list(statuses.values())),
                   solution=puzzle.joined(instance, [report.solution for report in solved]) if solved else None,
                   answers=answers, checked=bool(solved) and all(report.checked for report in solved), size=size,
                   times=times, solved_by=tuple(dict.fromkeys(name for _, report in reports for name in report.solved_by)),
                   certificates=_joined_claims([report for _, report in reports]),
-                  parts={label: report.status for label, report in reports},
-                  draw=partial(puzzle.picture, instance))
+                  parts=statuses, draw=partial(puzzle.picture, instance), stopped=stopped)
 
 
 def _joined_claims(reports: list[Report]) -> dict[str, Certificate | None]:

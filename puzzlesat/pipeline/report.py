@@ -12,6 +12,7 @@ from ..core.errors import CheckFailed
 from ..core.result import Status
 from ..core.timing import Stopwatch
 from ..proofs.certificate import Certificate
+from .stop import Stop
 
 if TYPE_CHECKING:
     from ..core.puzzle import Solution
@@ -46,9 +47,12 @@ class Report:
     #: count's label), its checked proof, or None where the backend could not prove (best-effort)
     certificates: Mapping[str, Certificate | None] = field(default_factory=dict)
     #: counts only: how they were made (``exact counter``, ``enumeration``, ``cube and conquer``) and
-    #: whether they are complete (False: stopped at ``--limit``, so each means "at least")
+    #: whether they are complete (False: stopped at ``--limit`` or by :attr:`stopped`, so each means
+    #: "at least")
     counted_by: str = ""
     complete: bool = True
+    #: why the task ended before its end (a time limit, a signal), what it had found being reported
+    stopped: Stop | None = None
     #: counts only, when no backend was named: the methods raced for the count (the winner is
     #: ``counted_by``, on ``backend``)
     raced: tuple[str, ...] = ()
@@ -88,7 +92,8 @@ class Report:
         return html_table(f"{self.puzzle} {self.source}", rows) + (self._repr_svg_() or "")
 
     def to_json(self) -> dict[str, Any]:
-        """The report as ``--json`` prints it (a count adds ``method`` and ``complete``)."""
+        """The report as ``--json`` prints it (a count adds ``method`` and ``complete``; work stopped before
+        its end, ``stopped``)."""
         out: dict[str, Any] = {
             "puzzle": self.puzzle, "source": self.source, "backend": self.backend, "encoding": self.encoding,
             "status": self.status.value, "answers": dict(self.answers), "checked": self.checked,
@@ -108,6 +113,8 @@ class Report:
         if self.counted_by:
             out["method"] = self.counted_by
             out["complete"] = self.complete
+        if self.stopped is not None:
+            out["stopped"] = self.stopped.to_json()
         if self.raced:
             out["raced"] = list(self.raced)
         return out

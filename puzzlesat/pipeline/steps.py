@@ -6,6 +6,7 @@ only because its last search was UNSAT.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from contextlib import closing
 from typing import Any
@@ -17,11 +18,12 @@ from ..core.files import read_text
 from ..core.model import CnfModel, SmtModel
 from ..core.options import accepts, described, quoted
 from ..core.puzzle import Puzzle, Solution
-from ..core.reporting import report_progress
+from ..core.reporting import check_stop, report_progress
 from ..core.result import Status
-from ..core.timing import Stopwatch
+from ..core.timing import Stopwatch, since_start
 from .report import Claims
 from .request import Request
+from .stop import STOPPING, Stop
 
 
 def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,
@@ -60,13 +62,15 @@ def checked_solution(puzzle: Puzzle[Any, Any, Any], instance: Any, encoding: Enc
 
 
 class Tally:
-    """What counting one formula gave: the number, the formula's size, the backends that answered."""
+    """What counting one formula gave: the number, the formula's size, the backends that answered, and
+    why it stopped before its end, if it did (``found`` is then a lower bound)."""
 
     def __init__(self, found: int, size: dict[str, int]) -> None:
         self.found, self.size = found, size
         self.solved_by: list[str] = []
         #: the enumerating session's solver statistics (None from an exact counter)
         self.statistics: SolverStatistics | None = None
+        self.stop: Stop | None = None
 
     def answered(self, backend: str) -> None:
         if backend and backend not in self.solved_by:
@@ -94,16 +98,19 @@ MAX_FREE_SHOWN = 1 << 20
 
 def count_formula(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, claims: Claims,
                   claim: str = "solutions", on_solution: Callable[[Solution], None] | None = None,
-                  limit: int | None = None) -> Tally:
+                  limit: int | None = None, keep_found: bool = True) -> Tally:
     """Count ``encoding``'s solutions projected on its ``show`` set: with an exact counter (capability
     ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT.
     Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
     With ``limit``, stop once that many are found (the result then means "at least ``limit``").
+    An enumeration stopped by the request's deadline, a signal or a solver child's memory (``keep_found``)
+    returns what it had found, its :attr:`Tally.stop` saying why: a lower bound, each solution in it
+    checked (without ``keep_found``, the stop is raised: a cube's part of a sum is no bound).
     Under ``--certify`` the certificate for ``claim`` is the last search's checked proof: it refutes the
     formula with every blocking clause added, so no solution was left uncounted.
     Each solution stands for ``2 ** encoding.free_shown`` models (shown variables no clause names):
     the count is multiplied, the free variables never enumerated."""
-    puzzle, backend = request.puzzle, request.backend
+    backend = request.backend
     if encoding.free_shown > MAX_FREE_SHOWN:
         raise PuzzlesatError(f"{encoding.free_shown:,} shown variables occur in no clause, so the count has more than "
                              f"{encoding.free_shown * 3 // 10:,} digits: puzzlesat counts with up to {MAX_FREE_SHOWN:,} "
@@ -115,30 +122,43 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
         tally.answered(backend.name)
         claims.claim(claim, None)
         return tally
-    deadline = request.deadline
+    started = time.monotonic()
+    try:
+        _enumerate(request, instance, encoding, watch, claims, claim, on_solution, limit, tally)
+    except STOPPING as stop:
+        if not keep_found:
+            raise
+        tally.stop = Stop.of(stop, since_start(started))
+    tally.found <<= encoding.free_shown
+    return tally
+
+
+def _enumerate(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, claims: Claims, claim: str,
+               on_solution: Callable[[Solution], None] | None, limit: int | None, tally: Tally) -> None:
+    """:func:`count_formula`'s enumeration, into ``tally`` as it goes (so a stop keeps what was found)."""
+    backend = request.backend
     with watch.phase("solve"):
         session = backend.open(encoding)
     tally.statistics = session.statistics
-    with session, closing(session.models(deadline)) as results:
+    with session, closing(session.models(request.deadline)) as results:
         while True:
             with watch.phase("solve"):
                 result = next(results)
             tally.answered(result.backend)
             if result.status == Status.UNSAT:
                 claims.claim(claim, result.certificate)
-                tally.found <<= encoding.free_shown
-                return tally
+                return
             if result.status != Status.SAT or result.model is None:
                 raise CheckFailed(f"{backend.name} gave no answer ({result.status.value}) after {tally.found} "
                                   "solutions")
-            solution = checked_solution(puzzle, instance, encoding, result.model, backend.name, watch)
+            solution = checked_solution(request.puzzle, instance, encoding, result.model, backend.name, watch)
             tally.found += 1
             report_progress(f"{tally.found:,} {claim} so far")
             if on_solution is not None:
                 on_solution(solution)
             if tally.found == limit:
-                tally.found <<= encoding.free_shown
-                return tally
+                return
+            check_stop()  # between solutions: an enumeration in this process has no wait that would look
 
 
 def count_solutions(request: Request, instance: Any, watch: Stopwatch | None = None, limit: int | None = None) -> int:
@@ -148,4 +168,4 @@ def count_solutions(request: Request, instance: Any, watch: Stopwatch | None = N
     refuse_uncountable(request, limit is not None)
     with watch.phase("encode"):
         encoding = request.puzzle.encode(instance, request.encoding, request.options)
-    return count_formula(request, instance, encoding, watch, Claims(request, watch), limit=limit).found
+    return count_formula(request, instance, encoding, watch, Claims(request, watch), limit=limit, keep_found=False).found

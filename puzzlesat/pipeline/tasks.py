@@ -24,17 +24,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..backends import DEFAULT_BACKEND, Backend, available_backends, get_backend
 from ..backends.base import Capability, report_statistics
 from ..backends.counter import CounterBackend
-from ..backends.forking import first_forked, run_forked
+from ..backends.forking import HAND_BACK, first_forked, run_forked
 from ..core.errors import BackendError, CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle, Solution
 from ..core.reporting import progress_slot, report_phase
 from ..core.result import Status
-from ..core.timing import UNLIMITED, Deadline, Stopwatch
+from ..core.timing import Deadline, Stopwatch
 from .report import Claims, Report, answered
 from .request import Request, encoding_for
 from .satisfy import solve_satisfying
 from .steps import Tally, checked_solution, count_formula, refuse_uncountable
+from .stop import Stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -128,9 +129,10 @@ class Task(ABC):
                                           limit)
         counts = {label: tally.found for (label, _), tally in zip(variants, tallies)}
         solved_by = tuple(dict.fromkeys(name for tally in tallies for name in tally.solved_by))
+        stop = next((tally.stop for tally in tallies if tally.stop is not None), None)
         return _count_report(request, instance, watch, counts, tallies[0].size, solved_by, claims,
                              request.backend.counting if request.exact_count else "enumeration",
-                             limit is None or all(found < limit for found in counts.values()), tuple(listed))
+                             limit is None or all(found < limit for found in counts.values()), tuple(listed), stop)
 
     def _count_by_cubes(self, request: Request, instance: Any, watch: Stopwatch, listing: bool,
                         cubes: Cubing) -> Report:
@@ -148,9 +150,12 @@ class Task(ABC):
         shape = {label: {"executor": engine.name, "workers": engine.workers, "cubes": len(cubed.cubes),
                          "refuted": cubed.refuted, "seconds": [round(t, 4) for t in cubed.seconds],
                          "slowest": [{"seconds": round(t, 4), "cube": list(cube)} for t, cube in cubed.slowest()]}
+                 | ({"finished": len(cubed.cubes) - len(cubed.unfinished()),
+                     "unfinished": [list(cube) for cube in cubed.unfinished()]} if cubed.stop else {})
                  for label, (_, cubed) in counted.items()}
+        stop = next((cubed.stop for _, cubed in counted.values() if cubed.stop is not None), None)
         report = _count_report(request, instance, watch, {label: total for label, (total, _) in counted.items()},
-                               {}, (), Claims(request, watch), "cube and conquer", True, ())
+                               {}, (), Claims(request, watch), "cube and conquer", True, (), stop)
         return replace(report, cubes=shape)
 
     def reference(self, request: Request, instance: Any) -> Outcome:
@@ -285,7 +290,8 @@ def _by_count(task: Task, request: Request, instance: Any, niced: bool = False) 
     def run() -> Report:
         if niced:
             os.nice(RACE_NICENESS)
-        report = task.count(request.within(UNLIMITED), instance, Stopwatch())
+        # stopped, it answers with what it had, in time to hand it back
+        report = task.count(request.within(request.deadline.sooner(HAND_BACK)), instance, Stopwatch())
         return replace(report, draw=None)  # drawn by the parent (a function does not cross the pipe)
 
     return _Racer(f"{'exact count' if request.exact_count else 'enumeration'} on {request.backend.name}", run)
@@ -307,18 +313,26 @@ def _by_search(request: Request, instance: Any) -> _Racer:
 def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer], head_start: float = 0.0) -> Report:
     """The first racer's report, with the parent's times and picture, and what it raced (the first
     racer alone for ``head_start`` seconds: see :func:`~puzzlesat.backends.forking.first_forked`; one
-    that answered within it raced nobody, and its report says so)."""
+    that answered within it raced nobody, and its report says so). Stopped by the deadline or a signal,
+    the racers answer with what they had, and the one that had found the most is the report: it names
+    the method that was making progress."""
     report_phase("solve")
     start = time.perf_counter()
     try:
         winner, report = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
-                                      head_start, [racer.name for racer in racers])
+                                      head_start, [racer.name for racer in racers], found=_lower_bound)
     except SolverTimeout:  # named after every racer: the limit message says none of them answered
         raise SolverTimeout(" and ".join(racer.name for racer in racers), request.deadline.seconds or 0.0) from None
     alone = winner == 0 and time.perf_counter() - start < head_start  # the others never started
     watch.times.update(report.times)
     return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
                    raced=() if alone else tuple(racer.name for racer in racers))
+
+
+def _lower_bound(report: Report) -> int | None:
+    """A raced count's first number when its racer was stopped before its end (what the race keeps
+    the most of), None for a whole answer."""
+    return next(iter(report.answers.values()), 0) if report.stopped is not None else None
 
 
 def _searched_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], method: str) -> Report:
@@ -332,13 +346,15 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
     """Each formula counted in its own forked child at the same time, so the wall time is the slower
     search's rather than the sum (zhurgut_9x9, both counts with glucose4: 24-31 s against 45-48 s one
     after the other). The children's phase times merge phase by phase as the longest, the wall time of
-    that phase; ``listed`` receives the first count's solutions."""
+    that phase; ``listed`` receives the first count's solutions. Each child stops by itself at the
+    deadline or a signal and hands back what it had found (the parent gives it ``SETTLE`` to)."""
     deadline = request.deadline
 
     def one(number: int) -> tuple[Tally, list[Solution], dict[str, float], dict[str, Any]]:
         progress_slot(number)
         child_watch, child_listed = Stopwatch(), list[Solution]()
-        child = replace(request, options=variants[number][1]).within(UNLIMITED)  # the parent keeps the time
+        # stops with what it had found in time to hand it back
+        child = replace(request, options=variants[number][1]).within(deadline.sooner(HAND_BACK))
         child_claims = Claims(child, child_watch)
         keep = child_listed.append if listed is not None and number == 0 else None
         tally = count_formula(child, instance, built[number], child_watch, child_claims, variants[number][0], keep,
@@ -348,7 +364,7 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
     report_phase("solve")  # the children's phases do not reach the worker; the times are theirs, below
     try:
         results = run_forked([partial(one, number) for number in range(len(variants))], deadline,
-                             request.backend.name)
+                             request.backend.name, settle=True)
     except SolverTimeout:  # name the limit the user gave, not what the encodes left of it
         raise SolverTimeout(request.backend.name, deadline.seconds or 0.0) from None
     for tally, _, times, certificates in results:
@@ -363,13 +379,17 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
 
 def _count_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], size: dict[str, int],
                   solved_by: tuple[str, ...], claims: Claims, counted_by: str, complete: bool,
-                  listed: tuple[Solution, ...]) -> Report:
-    """A count's report: the counts by label; checked when every counted solution passed the checker."""
+                  listed: tuple[Solution, ...], stop: Stop | None = None) -> Report:
+    """A count's report: the counts by label; checked when every counted solution passed the checker.
+    A count that was ``stop``-ped before its end is a lower bound (its status UNKNOWN when it had found
+    nothing: no solution found is not no solution)."""
+    first = next(iter(counts.values()), 0)
+    status = Status.UNKNOWN if stop is not None and not first else answered(first)
     return Report(request.puzzle.name, getattr(instance, "source", ""), request.backend.name, request.encoding,
-                  answered(next(iter(counts.values()))), answers=counts, checked=not request.exact_count, size=size,
+                  status, answers=counts, checked=not request.exact_count, size=size,
                   times=watch.times, solved_by=solved_by, certificates=claims.certificates, counted_by=counted_by,
-                  complete=complete, solutions=listed, draw=partial(request.puzzle.picture, instance),
-                  noticed=request.puzzle.reading_notes(instance))
+                  complete=complete and stop is None, solutions=listed, draw=partial(request.puzzle.picture, instance),
+                  noticed=request.puzzle.reading_notes(instance), stopped=stop)
 
 
 def _with_reading_notes(request: Request, instance: Any, report: Report) -> Report:
@@ -461,18 +481,21 @@ class Optimize(Task):
         with watch.phase("solve"):
             optimum = method.optimize(encoding, request.backend, request.deadline, certify=request.proving)
         claims = Claims(request, watch)
-        claims.claim("optimal" if optimum.status == Status.SAT else "unsat", optimum.certificate)
+        if optimum.stop is None:  # a stopped method's best plan claims no optimum
+            claims.claim("optimal" if optimum.status == Status.SAT else "unsat", optimum.certificate)
         report = Report(puzzle.name, getattr(instance, "source", ""), backend, request.encoding, optimum.status,
                         size=encoding.size(), times=watch.times, solved_by=(optimum.solved_by or request.backend.name,),
-                        certificates=claims.certificates, draw=partial(puzzle.picture, instance))
+                        certificates=claims.certificates, draw=partial(puzzle.picture, instance), stopped=optimum.stop)
         if optimum.status != Status.SAT or optimum.model is None:
             return report
         solution = checked_solution(puzzle, instance, encoding, optimum.model, backend, watch)
         total = sum(solution.answers().values())
-        if total != optimum.cost:
+        # a stopped method's best model may pay for more than its plan does (an unrolling's idle or undone
+        # moves, which an optimum never has): the plan, checked, is the answer, and costs no more
+        if total != optimum.cost and not (optimum.stop is not None and optimum.cost is not None and total < optimum.cost):
             raise CheckFailed(f"{backend}: the decoded plans cost {total}, the solver claimed {optimum.cost}")
-        return replace(report, solution=solution, checked=True, answers=dict(solution.answers()) | {"optimal": True},
-                       times=watch.times)
+        return replace(report, solution=solution, checked=True, times=watch.times,
+                       answers=dict(solution.answers()) | {"optimal": optimum.stop is None})
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
               limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,

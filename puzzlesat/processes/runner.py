@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any, Generic, TypeVar
 
 from ..core.errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
-from ..core.reporting import memory_message
+from ..core.reporting import STOP_POLL, check_stop, memory_message
 from ..core.timing import UNLIMITED, Deadline
 from .children import die_with_parent, silence_descriptor_2
 
@@ -170,7 +170,12 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
             if not busy:
                 continue
             waits = [left for w in busy.values() if (left := w.deadline.left(at_least=0.0)) is not None]
-            for conn in wait(list(busy), min(waits) if waits else None):
+            ready = wait(list(busy), min([*waits, STOP_POLL]))
+            # a signal asked the command to stop: before the outcomes that came with it, which may be the
+            # tasks' own ends by the same request (an error that is not theirs); the caller says what the
+            # tasks that ended before had given
+            check_stop()
+            for conn in ready:
                 worker = busy.pop(conn)
                 done = worker.number
                 assert done is not None, "a busy worker runs a task"

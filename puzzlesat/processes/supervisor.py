@@ -10,8 +10,11 @@ kernel's OOM killer, a SIGKILL, a signal that arrives inside C++). So the comman
   limit covers), the supervisor kills its whole process group and names the phase it was in;
 - **memory**: the worker's address space is capped with ``setrlimit`` (its children inherit the cap),
   so exhaustion is a ``MemoryError`` (or a dead worker), reported in one line, never swapping;
-- **signals**: SIGINT, SIGTERM and SIGHUP reach the supervisor, which kills the worker's group (every
-  descendant also dies with its parent, see :mod:`.children`) and exits 128 + the signal;
+- **signals**: SIGINT, SIGTERM and SIGHUP reach the supervisor, which asks the worker to stop
+  (:func:`~puzzlesat.core.reporting.ask_to_stop`), so that a count can say what it had found; a worker
+  that has not ended by itself :data:`STOP_GRACE` later (or at a second signal) is ended with its whole
+  group (every descendant also dies with its parent, see :mod:`.children`); the command exits 128 + the
+  signal;
 - **files**: the worker's temporary files go to a scratch directory the supervisor removes, and the
   temporary files of atomic writes beside their targets are announced to it
   (:func:`~puzzlesat.core.reporting.announce_temp`),
@@ -34,16 +37,27 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import EXIT_INTERNAL, EXIT_MEMORY_UNSAID, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
-from ..core.reporting import Limits, by_then, connect, format_bytes, memory_message, new_progress, progress_in
+from ..core.errors import ENDING_SIGNALS, EXIT_INTERNAL, EXIT_MEMORY_UNSAID, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT
+from ..core.reporting import (
+    Limits,
+    ask_to_stop,
+    by_then,
+    connect,
+    format_bytes,
+    memory_message,
+    new_progress,
+    progress_in,
+)
 from ..core.timing import Deadline
 from .children import die_with_parent, kill_group, silence_descriptor_2
-from .signals import ENDING_SIGNALS
 
 #: the supervisor kills a worker this long after the deadline it was given, which is the worker's own
-#: time to stop its solver calls and report (the start of the process and this grace stay within the "limit + 1 s" the
-#: README promises)
-GRACE = 0.5
+#: time to stop its solver calls and report what it had found (the grace stays within the "limit + 1 s"
+#: the README promises: the limit counts from the process's start)
+GRACE = 0.8
+#: how long a worker asked to stop by a signal has to say what it had found and end by itself, before the
+#: supervisor ends it (its waits look every 0.1 s; a count's children hand back their counts in 0.25 s)
+STOP_GRACE = 1.0
 
 
 def _worker_main(run: Callable[[], int], limits: Limits, channel: int, progress: mmap.mmap, scratch: str,
@@ -135,6 +149,12 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
             watch._read()
             if watch.said:  # its one line is (being) written: let it end, and say nothing more
                 watch.let_end(GRACE)
+            else:  # asked to stop, the work may say what it had found, and end by itself
+                assert progress is not None, "made before the worker"
+                ask_to_stop(progress, signalled.number)
+                code = watch.stopped_by_itself(STOP_GRACE)
+                if code is not None:
+                    return code
         if watch is None or not watch.said:
             fail(f"{ENDING_SIGNALS[number]} ({number.name}) in the {watch.phase if watch else 'start'} phase"
                  + (by_then(progress_in(progress)) if progress is not None else ""))
@@ -195,6 +215,20 @@ class _Watch:
         end = Deadline.after(seconds)
         while not self._reaped() and not end.passed():
             time.sleep(0.01)
+
+    def stopped_by_itself(self, seconds: float) -> int | None:
+        """The exit code of a worker asked to stop (:func:`~puzzlesat.core.reporting.ask_to_stop`) that
+        ended by itself within ``seconds``, its own line said (or its work done); None if it did not
+        (a second signal cuts the wait short): the supervisor then ends it and says the line."""
+        try:
+            self.let_end(seconds)
+        except _Signalled:
+            return None
+        self._read()
+        if self.status is None:
+            return None
+        code = os.waitstatus_to_exitcode(self.status)
+        return code if code >= 0 and code != EXIT_MEMORY_UNSAID else None
 
     def _exit_code(self, limits: Limits, fail: Callable[[str], None]) -> int:
         # the worker's own solver calls stop at the command's deadline; it is killed GRACE later

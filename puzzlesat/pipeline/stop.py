@@ -1,0 +1,52 @@
+"""Work stopped before its end, and what it had found: the :class:`Stop` a report carries (a count's lower
+bounds, an optimisation's best plan, a cross-check's rows so far) and the errors that are stops.
+
+A count, an enumeration, cube and conquer, a cross-check and the SAT descent catch :data:`STOPPING` where
+their work waits (the deadline of a solver call, a signal's request to stop passed on by the supervisor,
+a solver child's death of memory) and answer with what they had, saying why, instead of raising: the
+command line prints it and ends with the stop's exit code and one line (``EndedEarly``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import Interrupted, OutOfMemory, PuzzlesatError, SolverTimeout
+from ..core.reporting import limit_reached
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a piece of work ended before its end, so that what it had found is reported with it (a
+    count's numbers are then lower bounds, every solution in them checked): ``by`` what (``time
+    limit``, ``memory limit``, or the signal's name), after how many ``seconds`` (since the command
+    started), and the one-line ``message`` and ``exit_code`` the command ends with (README, "Exit
+    codes"). Plain data: it crosses the pipe from a forked count."""
+
+    by: str
+    seconds: float
+    message: str
+    exit_code: int
+
+    @classmethod
+    def of(cls, error: PuzzlesatError, seconds: float) -> Stop:
+        """The stop that ``error`` (a timeout, a signal's :class:`Interrupted`, :class:`OutOfMemory`) is."""
+        if isinstance(error, SolverTimeout):
+            return cls("time limit", seconds, limit_reached(str(error)), error.exit_code)
+        if isinstance(error, Interrupted):
+            return cls(error.signal_name, seconds, str(error), error.exit_code)
+        assert isinstance(error, OutOfMemory), f"not a stop: {type(error).__name__}"
+        return cls("memory limit", seconds, str(error), error.exit_code)
+
+    def said(self) -> str:
+        """"stopped by the time limit after 60.2 s"."""
+        by = f"the {self.by}" if " " in self.by else self.by
+        return f"stopped by {by} after {self.seconds:.1f} s"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"by": self.by, "after_seconds": round(self.seconds, 3), "message": self.message,
+                "exit_code": self.exit_code}
+
+
+#: what stops a piece of work early, leaving what it had found to be reported (:class:`Stop`)
+STOPPING = (SolverTimeout, Interrupted, OutOfMemory)
