@@ -32,7 +32,7 @@ from .supervised import escaped
 from .verbosity import note
 
 
-@click.command("crosscheck", cls=PuzzleCommand, deadline=None, progress=False)
+@click.command("crosscheck", cls=PuzzleCommand, deadline=None)
 @common(puzzle_argument, instance_input)
 @click.option(
     "--backends", default=None, shell_complete=complete_backends,

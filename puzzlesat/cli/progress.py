@@ -4,10 +4,11 @@
 shows, on stderr when it is a terminal, what it is doing and for how long ("count: solve phase, 1,234
 solutions so far, 12 s": the phase, and how far it has come where the work says so),
 from the second second on; a quick command shows nothing. Never in a pipe, never with ``--json``,
-``--jsonl`` or ``--list`` (their output is the record), and not in crosscheck or bench, which print rows
-and a bar of their own. The line is cleared before anything else is written to stdout or stderr (the
-streams are wrapped), so it never mixes with the output. It costs nothing at start-up: one thread,
-started only on a terminal.
+``--jsonl`` or ``--list`` (their output is the record), and not in bench, which has a bar of its own.
+The line is wiped before anything else is written to stdout or stderr (the streams are wrapped), so it
+never mixes with the output, and drawn again at its next turn once the output has ended its line (a
+cross-check's rows come one by one, the line below them saying which method is awaited). It costs
+nothing at start-up: one thread, started only on a terminal.
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class StatusLine:
         self.stream, self.command, self.doing = stream, command, doing
         self.start = time.monotonic()
         self.shown = False
+        #: whether the terminal's cursor is at the start of a line (the output's last write ended one)
+        self.at_line_start = True
         self.lock = threading.Lock()
         self.done = threading.Event()
         threading.Thread(target=self._run, daemon=True).start()
@@ -38,32 +41,47 @@ class StatusLine:
             with self.lock:
                 if self.done.is_set():
                     return
-                seconds = time.monotonic() - self.start
-                self.stream.write(f"\r{self.command}: {self.doing()}, {seconds:.0f} s (Ctrl-C stops)\x1b[K")
-                self.stream.flush()
-                self.shown = True
+                if self.at_line_start:
+                    seconds = time.monotonic() - self.start
+                    self.stream.write(f"\r{self.command}: {self.doing()}, {seconds:.0f} s (Ctrl-C stops)\x1b[K")
+                    self.stream.flush()
+                    self.shown = True
             if self.done.wait(EVERY):
                 return
 
     def clear(self) -> None:
         """Stop for good, and wipe the line if it was drawn."""
         with self.lock:
-            if self.shown:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
-                self.shown = False
+            self._wipe()
             self.done.set()
+
+    def _wipe(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+    def written(self, stream: TextIO, text: str, on_terminal: bool) -> int:
+        """Write ``text`` to ``stream`` with the line wiped first (drawn again at its next turn, once the
+        terminal's line has ended)."""
+        with self.lock:
+            self._wipe()
+            count = stream.write(text)
+            if on_terminal and text:
+                stream.flush()
+                self.at_line_start = text.endswith("\n")
+            return count
 
 
 class _Clearing:
-    """A text stream that clears the status line before its first write."""
+    """A text stream that wipes the status line before each write."""
 
     def __init__(self, stream: TextIO, status: StatusLine) -> None:
         self._stream, self._status = stream, status
+        self._on_terminal = stream.isatty()
 
     def write(self, text: str) -> int:
-        self._status.clear()
-        return self._stream.write(text)
+        return self._status.written(self._stream, text, self._on_terminal)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

@@ -22,6 +22,7 @@ from typing import Any
 
 from pysat.solvers import Solver
 
+from ..core.reporting import report_progress
 from . import Explanation, Facts, Step
 
 #: how many cells the core search tries for the smallest set of facts
@@ -119,6 +120,8 @@ class _Search:
             self.steps.append(step)
             self.known += step.forced
             self.unknown -= {abs(lit) for lit in step.forced}
+            report_progress(f"{len(self.steps):,} steps found, {len(self.facts.cells) - len(self.unknown):,} of "
+                            f"{len(self.facts.cells):,} cells known")
         return Explanation(self.facts, tuple(self.steps), True)
 
     def _try(self, chosen: tuple[int, ...]) -> Step | None:

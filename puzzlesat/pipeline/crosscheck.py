@@ -26,7 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
-from ..core.reporting import report_phase
+from ..core.reporting import report_phase, report_progress
 from ..core.timing import Deadline, since_start
 from .stop import STOPPING, Stop
 
@@ -112,13 +112,22 @@ def cross_check(methods: list[Method], limit: float | None, budget: float | None
     started = time.monotonic()
     report_phase("cross-check")  # the methods' own phases are in their children
     try:
+        report_progress(_waiting(methods, 0))
         for row in run_methods(methods, limit, budget, executor):
             rows.append(row)
             if on_row is not None:
                 on_row(row)
+            report_progress(_waiting(methods, len(rows)))
     except STOPPING as stopped:
         return CrossChecked(tuple(rows), len(methods), Stop.of(stopped, since_start(started)))
     return CrossChecked(tuple(rows), len(methods))
+
+
+def _waiting(methods: list[Method], done: int) -> str:
+    """The status line's text: the rows in, and the method whose row comes next (rows come in plan
+    order)."""
+    return f"{done} of {len(methods)} methods done" + (f", waiting for {methods[done].label}"
+                                                       if done < len(methods) else "")
 
 
 def compared(answers: dict[str, Any]) -> dict[str, Any]:

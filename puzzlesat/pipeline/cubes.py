@@ -29,7 +29,7 @@ from pysat.solvers import Solver
 
 from ..core.encoding import Encoding
 from ..core.errors import OutOfMemory, PuzzlesatError, SolverTimeout
-from ..core.reporting import progress_slot, report_progress
+from ..core.reporting import pace, progress_slot, report_progress
 from ..core.timing import UNLIMITED, Stopwatch, since_start
 from ..formats.varmap import formula_digest
 from .report import Claims
@@ -152,7 +152,7 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
             if outcome.status != "OK" or outcome.value is None:
                 raise PuzzlesatError(f"cube {number + 1} of {len(tasks)} failed: {outcome.error}")
             counts[number], seconds[number] = outcome.value, outcome.seconds
-            report_progress(f"{len(tasks) - counts.count(None):,} of {len(tasks):,} cubes counted")
+            report_progress(pace(len(tasks) - counts.count(None), len(tasks), "cubes counted", started))
     except STOPPING as stopped:
         stop = Stop.of(stopped, since_start(started))
     return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds, counts, stop)

@@ -44,7 +44,11 @@ from typing import Literal
 from ..core import compiled as plain_then_compiled
 from ..core.compiled import CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from ..core.errors import PuzzlesatError
+from ..core.reporting import report_progress
 from .reading import Step
+
+#: the backward pass says how far it has come every this many proof steps (the status line's text)
+PROGRESS_EVERY = 4096
 
 _ADD, _DELETE, _KEPT = 0, 1, 2  # a lemma; a deletion carried out; a deletion of a reason, ignored
 
@@ -404,6 +408,9 @@ class _Checker:
         checked = 0
         for number in range(stop, 0, -1):
             self.at = number
+            if not number % PROGRESS_EVERY:
+                report_progress(f"proof check: {stop - number:,} of {stop:,} steps walked back, {checked:,} lemmas "
+                                f"checked, about {max(1, round(self.seconds_left()))} s left")
             item = self.done[number - 1]
             if item is None:
                 continue

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from functools import partial
 
 from ...core.compiled import PLAIN_SECONDS, CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from ...core.errors import PuzzlesatError
-from ...core.reporting import report_progress
+from ...core.reporting import pace, report_progress
 from ...processes.runner import run_each
 from .compiled import fits
 from .instance import JigInstance
@@ -108,9 +109,10 @@ def _compiled_counts(instance: JigInstance, keep: int, workers: int) -> Counted:
     total, found = 0, []
     share = -(-keep // parts)  # each part keeps its share: the layouts come back through a pipe
     outcomes = []
+    started = time.monotonic()
     for number, outcome in run_each([partial(tables.count, part, parts, share) for part in range(parts)], workers, None):
         outcomes.append((number, outcome))
-        report_progress(f"search: {len(outcomes)} of {parts} parts done")
+        report_progress("search: " + pace(len(outcomes), parts, "parts done", started))
     for _, outcome in sorted(outcomes):
         if outcome.status != "OK" or outcome.value is None:
             raise PuzzlesatError(f"compiled search: a part ended {outcome.status} {outcome.error}".strip())
