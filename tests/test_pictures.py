@@ -6,6 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import puzzlesat
+
 from puzzlesat.core.errors import CheckFailed
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.dice.instance import DiceInstance, Game
@@ -45,10 +47,11 @@ def test_aquarium_picture_shows_the_water():
     instance = spec.parse((INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt").read_text(), "x")
     solution = spec.reference(instance, 1)[0]
     picture = spec.picture(instance, solution)
-    water = [r for r in picture.rects if r.fill == (70, 130, 220)]
+    grid = instance.n + 1  # the clues' margin and the grid; the legend is below
+    water = [r for r in picture.rects if r.fill == (70, 130, 220) and r.y < grid]
     assert len(water) == sum(map(sum, solution.water))
-    assert [t.text for t in picture.labels] == [x for pair in zip(map(str, instance.cols), map(str, instance.rows))
-                                                for x in pair]
+    assert [t.text for t in picture.labels if t.y < grid] == [
+        x for pair in zip(map(str, instance.cols), map(str, instance.rows)) for x in pair]
 
 
 @pytest.mark.parametrize("starts,game", [((4, 8), Game(target=10)), ((1, 1), Game(target=8, sides=2)),
@@ -126,3 +129,26 @@ def test_pictures_a_person_can_read(puzzle, path, extra):
         assert sorted(text for text in texts if "/" in text and text[0].isdigit()) == sorted(
             f"{tile}/{orientation}" for tile, orientation in solution.placement)
         assert "sea monster (2)" in texts and "rough water #" in texts and "calm water ." in texts
+    if puzzle == "aquarium":  # a legend: what is water, what is dry, what the thick lines and numbers are
+        texts = [label.text for label in picture.labels]
+        assert {"water", "dry", "region wall"} <= set(texts) and any(text.startswith("clues:") for text in texts)
+
+
+def test_an_explanation_draws_what_each_step_rules_out_and_a_legend():
+    """The 66 steps of a 5 x 5 jig were 66 panels alike: a step that only rules placements out drew
+    nothing. Each step now marks the cells where it rules some out, with how many (each of its ruled-out
+    placements counted once), and a legend says what the colours mean."""
+    from puzzlesat.deduction.picture import steps_picture
+
+    jig = puzzlesat.read("jig", str(INSTANCES / "jig" / "matt5x5.jig"))
+    explanation = puzzlesat.explain("jig", jig).explanation
+    picture = steps_picture(explanation)
+    marks = [label for label in picture.labels if label.text.startswith("-") and label.text[1:].isdigit()]
+    ruled_out = sum(1 for step in explanation.steps for literal in step.forced if literal < 0)
+    assert sum(int(label.text[1:]) for label in marks) == ruled_out > 0
+    texts = [label.text for label in picture.labels]
+    assert "placed before the step" in texts and "placed by the step" in texts
+    assert "-N: N ruled out by the step" in texts
+    grid = puzzlesat.read("aquarium", str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"))
+    texts = [label.text for label in steps_picture(puzzlesat.explain("aquarium", grid).explanation).labels]
+    assert {"water before the step", "water by the step", "dry before the step", "dry by the step"} <= set(texts)

@@ -1,15 +1,21 @@
 """An explanation drawn: one small grid per step, the cells fixed before it in their colours and the
-cells it fixes highlighted, titled with the facts it uses (``explain --svg`` / ``--png``)."""
+cells it fixes highlighted, titled with the facts it uses (``explain --svg`` / ``--png``), with a legend
+of the colours below the panels. A step that only rules out values a text does not list one by one (a
+tiling's placements) marks each cell where it rules some out, with how many: without the marks, the
+66 steps of a 5 x 5 jig were 66 panels alike."""
 from __future__ import annotations
 
 import math
 
 from ..formats.picture import CHARACTER_WIDTH, Picture, Pixel
-from . import Explanation
+from . import Explanation, Facts
 
 #: a cell's colour by (its value, fixed by this step)
 COLOURS: dict[tuple[bool, bool], Pixel] = {(True, False): (70, 130, 220), (False, False): (225, 225, 225),
                                            (True, True): (245, 150, 20), (False, True): (250, 215, 160)}
+#: a cell where this step rules out values that are not drawn (a tiling's placements), and its text
+RULED_OUT: Pixel = (240, 175, 175)
+RULED_OUT_TEXT: Pixel = (150, 20, 20)
 GRID: Pixel = (190, 190, 190)
 WALL: Pixel = (30, 30, 30)
 TITLE_SIZE = 0.45
@@ -49,6 +55,20 @@ def steps_picture(explanation: Explanation) -> Picture:
                             text = written[literal]
                             picture.label(x0 + c + 0.5, y0 + top + 0.5 + r, text, min(0.45, 1.6 / max(1, len(text))),
                                           (255, 255, 255))
+        taken = {spot for literal in (*known, *step.forced) if literal > 0 and literal in written
+                 for spot in where[literal]}
+        ruled_out: dict[tuple[int, int], int] = {}  # this step's values not drawn, by cell
+        for literal in step.forced:
+            if (literal > 0) not in facts.listed:
+                for spot in where[abs(literal)]:
+                    ruled_out[spot] = ruled_out.get(spot, 0) + 1
+        for (r, c), many in ruled_out.items():
+            if (r, c) in taken:  # a badge in the corner, the cell's own text left readable
+                picture.rect(x0 + c + 0.45, y0 + top + r + 0.55, 0.5, 0.4, RULED_OUT)
+                picture.label(x0 + c + 0.7, y0 + top + r + 0.75, f"-{many}", 0.3, RULED_OUT_TEXT)
+            else:
+                picture.rect(x0 + c + 0.1, y0 + top + r + 0.1, 0.8, 0.8, RULED_OUT)
+                picture.label(x0 + c + 0.5, y0 + top + 0.5 + r, f"-{many}", 0.4, RULED_OUT_TEXT)
         for k in range(cols + 1):
             picture.rect(x0 + k - 0.02, y0 + top, 0.04, rows, GRID)
         for k in range(rows + 1):
@@ -67,7 +87,20 @@ def steps_picture(explanation: Explanation) -> Picture:
         for line, text in enumerate(_wrapped(title, int(cols / (CHARACTER_WIDTH * title_size)))):
             picture.label(x0, y0 + 0.6 * title_size + 1.1 * title_size * line, text, title_size, start=True)
         known += step.forced
+    picture.legend(_legend(facts), title_size)
     return picture
+
+
+def _legend(facts: Facts) -> list[tuple[Pixel | None, str]]:
+    """What the colours say, in the puzzle's words for its two values ("water", "dry"; "placed")."""
+    no, yes = facts.values
+    key: list[tuple[Pixel | None, str]] = [(COLOURS[True, False], f"{yes} before the step"),
+                                           (COLOURS[True, True], f"{yes} by the step")]
+    if False in facts.listed:
+        key += [(COLOURS[False, False], f"{no} before the step"), (COLOURS[False, True], f"{no} by the step")]
+    else:
+        key.append((RULED_OUT, f"-N: N {no} by the step"))
+    return key
 
 
 def _wrapped(title: str, fits: int) -> list[str]:

@@ -60,6 +60,23 @@ class Picture:
               start: bool = False) -> None:
         self.labels.append(Label(x, y, text, size, colour, start))
 
+    def legend(self, key: list[tuple[Pixel | None, str]], size: float) -> None:
+        """Below what is drawn, what its colours mean: each entry a swatch (None: none, a note) and its
+        text at font ``size``, as many a line as the width holds; the picture grows to hold them."""
+        gap, x, top = 1.5 * size, 0.5 * size, self.height + 0.5 * size
+        line = 0
+        for colour, text in key:
+            width = (1.4 if colour is not None else 0.0) * size + CHARACTER_WIDTH * size * len(text)
+            if x > 0.5 * size and x + width > self.width:
+                x, line = 0.5 * size, line + 1
+            y = top + 1.6 * size * line
+            if colour is not None:
+                self.rect(x, y, size, size, colour)
+                x += 1.4 * size
+            self.label(x, y + 0.5 * size, text, size, start=True)
+            x += CHARACTER_WIDTH * size * len(text) + gap
+        self.height = top + 1.6 * size * (line + 1)
+
 
 def _escape(text: str) -> str:
     """Text as SVG character data (xml.sax.saxutils.escape, without importing the XML package, which

@@ -1,11 +1,12 @@
-"""The aquarium grid as people draw it: water blue, thick region borders, clues outside the grid."""
+"""The aquarium grid as people draw it: water blue, thick region borders, clues outside the grid, and
+a legend below."""
 from __future__ import annotations
 
 from ...formats.picture import Picture
 from .instance import AquariumInstance
 from .solution import AquariumSolution
 
-WATER, GRID, BORDER = (70, 130, 220), (200, 200, 200), (20, 20, 20)
+WATER, DRY, GRID, BORDER = (70, 130, 220), (235, 235, 235), (200, 200, 200), (20, 20, 20)
 
 
 def picture(instance: AquariumInstance, solution: AquariumSolution) -> Picture:
@@ -32,4 +33,6 @@ def picture(instance: AquariumInstance, solution: AquariumSolution) -> Picture:
     for k in range(n):
         pic.label(x0 + k + 0.5, 0.5, str(instance.cols[k]))
         pic.label(0.5, y0 + k + 0.5, str(instance.rows[k]))
+    pic.legend([(WATER, "water"), (DRY, "dry"), (BORDER, "region wall"),
+                (None, "clues: water cells of each row and column")], max(0.3, 0.04 * n))
     return pic

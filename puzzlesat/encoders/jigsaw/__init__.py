@@ -82,18 +82,11 @@ class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
             x, y = float(col * (size + 1)), float(row * (size + 1))
             picture.rect(x + 1, y, size - 2, 1, WHITE)
             picture.label(x + size / 2, y + 0.5, f"{tile}/{orientation}", 0.9)
-        # the legend, in proportion to the picture, so that it reads as well under a 12 x 12 assembly
-        unit = max(1.0, picture.width / 36)
-        top = picture.height + 0.5 * unit
-        picture.height += 4.8 * unit
         monsters = len(solution.monsters[2]) // 15  # a sea monster is 15 cells
-        key = [(MONSTER_COLOUR, f"sea monster ({monsters})"), (ROUGH_COLOUR, "rough water #"),
-               (CALM_COLOUR, "calm water ."), (BORDER_COLOUR, "tile border (dropped)")]
-        for number, (colour, text) in enumerate(key):
-            x, y = (number % 2) * picture.width / 2 + 0.5 * unit, top + (number // 2) * 1.6 * unit
-            picture.rect(x, y, 1.2 * unit, 1.2 * unit, colour)
-            picture.label(x + 1.7 * unit, y + 0.6 * unit, text, unit, start=True)
-        picture.label(0.5 * unit, top + 3.6 * unit, "tiles: id/orientation", 0.9 * unit, start=True)
+        # in proportion to the picture, so that it reads as well under a 12 x 12 assembly
+        picture.legend([(MONSTER_COLOUR, f"sea monster ({monsters})"), (ROUGH_COLOUR, "rough water #"),
+                        (CALM_COLOUR, "calm water ."), (BORDER_COLOUR, "tile border (dropped)"),
+                        (None, "tiles: id/orientation")], max(1.0, picture.width / 36))
         return picture
 
 
