@@ -1,6 +1,8 @@
 """Shared fixtures: bundled instances and a CLI runner."""
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +88,23 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             if f'"{name}"' in source or f"'{name}'" in source or COUNTER_MODULES[name] in source:
                 item.add_marker(pytest.mark.skip(reason=f"{COUNTER_MODULES[name]} is not installed here "
                                                         "(pip install 'puzzlesat[count]')"))
+
+
+#: when this test session started (time.monotonic()), for the suite's time said at the end
+_STARTED: list[float] = []
+
+
+def pytest_sessionstart(session: Any) -> None:
+    _STARTED.append(time.monotonic())
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The suite's time and the machine's cores, said at the end (the suite is to stay under 10 minutes
+    on a quiet 2-core machine; the design notes keep the measurements)."""
+    if not _STARTED:
+        return
+    seconds = time.monotonic() - _STARTED[0]
+    workers = getattr(terminalreporter.config.option, "numprocesses", None) or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    terminalreporter.write_line(f"suite time: {int(seconds // 60)} min {seconds % 60:.0f} s, {workers} test "
+                                f"processes on {cores} cores")

@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import puzzlesat
-
 from puzzlesat.core.errors import CheckFailed
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.dice.instance import DiceInstance, Game

@@ -159,11 +159,12 @@ def test_crosscheck_compares_counts(run_cli):
 
 def test_crosscheck_limits_the_reference_too(run_cli):
     """zhurgut_10x10's reference takes over a minute even compiled, and glucose4 longer: under a limit of
-    1 s both are TIMEOUT rows, the command ends in a few seconds, and having compared nothing it fails."""
+    1 s both are TIMEOUT rows, the command ends in seconds (not minutes: room for a loaded machine), and
+    having compared nothing it fails."""
     start = time.perf_counter()
     code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"),
                            "--backends", "glucose", "--timeout", "1")
-    assert time.perf_counter() - start < 10
+    assert time.perf_counter() - start < 30
     assert code == 1 and "NOTHING COMPARED: all 3 methods timed out or were skipped" in out
     assert out.splitlines()[2].split()[:2] == ["reference", "TIMEOUT"]
 
