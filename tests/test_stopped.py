@@ -251,3 +251,74 @@ def test_an_optimisation_stopped_early_says_so_in_text(tmp_path):
     assert code == EXIT_TIMEOUT and one_line(err), err
     assert re.search(r"optimal: not proven \(stopped by the time limit after [\d.]+ s: the best plan found", out), out
     assert "optimal: yes" not in out
+
+
+# --- the ways cube and conquer and the descent stop, in-process ----------------------------------
+
+class _StoppingExecutor:
+    """Counts the first two cubes where it runs (here), then ends as ``stop`` says: a TIMEOUT or MEMOUT
+    outcome, or a signal's request to stop (Interrupted raised from its wait)."""
+
+    name, workers = "test", 1
+
+    def __init__(self, stop: str) -> None:
+        self.stop = stop
+
+    def run(self, tasks, limit, until=None):  # noqa: ANN001, ANN201
+        from puzzlesat.processes.runner import Outcome
+
+        for number, task in enumerate(tasks[:2]):
+            yield number, Outcome("OK", task(), seconds=0.01)
+        if self.stop == "signal":
+            raise Interrupted(signal.SIGTERM, "solve")
+        yield 2, Outcome(self.stop, error="the task: stopped")
+
+
+@pytest.mark.parametrize("stop, by", [("TIMEOUT", "time limit"), ("MEMOUT", "memory limit"), ("signal", "SIGTERM")])
+def test_cube_and_conquer_stopped_any_way_keeps_the_cubes_that_finished(stop, by):
+    from puzzlesat.encoders import get_puzzle
+    from puzzlesat.pipeline.cubes import count_cubes, split
+    from puzzlesat.pipeline.request import request
+    from puzzlesat.pipeline.steps import count_formula
+
+    spec = get_puzzle("jig")
+    jig = puzzlesat.read("jig", str(INSTANCES / "jig" / "matt5x5.jig"))
+    asked = request(spec, "glucose4", None, None)
+    encoding = spec.encode(jig, "cnf", spec.options())
+    counted = count_cubes(asked, jig, encoding, 4, _StoppingExecutor(stop))  # type: ignore[arg-type]
+    cubes = split(encoding, 4).open
+    assert counted.stop is not None and counted.stop.by == by
+    assert counted.counts[2:] == [None] * (len(cubes) - 2) and counted.unfinished() == cubes[2:]
+    from puzzlesat.core.timing import Stopwatch
+    from puzzlesat.pipeline.cubes import restricted
+    from puzzlesat.pipeline.report import Claims
+
+    each = [count_formula(asked, jig, restricted(encoding, cube), Stopwatch(), Claims(asked, Stopwatch())).found
+            for cube in cubes[:2]]
+    assert counted.total == sum(each) and counted.counts[:2] == each
+
+
+def test_a_descent_stopped_by_a_signal_answers_with_its_best_model(monkeypatch):
+    """The descent's child hands up each better model; stopped after the second, the answer is that one,
+    its cost an upper bound, its stop said."""
+    from puzzlesat.backends import get_backend
+    from puzzlesat.core.timing import Deadline
+    from puzzlesat.encoders import get_puzzle
+    from puzzlesat.pipeline import optimize
+
+    real = optimize.stream_forked
+    seen = []
+
+    def two_then_a_signal(items, deadline, backend):  # noqa: ANN001, ANN202
+        for number, item in enumerate(real(items, deadline, backend)):
+            if number == 2:
+                raise Interrupted(signal.SIGINT, "solve")
+            seen.append(item.cost)  # before the offset is added to the answer
+            yield item
+    monkeypatch.setattr(optimize, "stream_forked", two_then_a_signal)
+    spec = get_puzzle("amphipod")
+    (_, burrow), _ = spec.parts(puzzlesat.read("amphipod", AMPHIPOD))
+    encoding = spec.encode(burrow, "unroll", spec.options())
+    optimum = optimize._descent(encoding, get_backend("cadical195"), Deadline.after(120))
+    assert optimum.stop is not None and optimum.stop.by == "SIGINT" and optimum.status.value == "SAT"
+    assert len(seen) == 2 and optimum.cost == seen[1] + encoding.cost_offset and seen[1] < seen[0]
