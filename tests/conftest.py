@@ -103,8 +103,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     on a quiet 2-core machine; the design notes keep the measurements)."""
     if not _STARTED:
         return
-    seconds = time.monotonic() - _STARTED[0]
+    minutes, seconds = divmod(round(time.monotonic() - _STARTED[0]), 60)
     workers = getattr(terminalreporter.config.option, "numprocesses", None) or 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    terminalreporter.write_line(f"suite time: {int(seconds // 60)} min {seconds % 60:.0f} s, {workers} test "
-                                f"processes on {cores} cores")
+    terminalreporter.write_line(f"suite time: {minutes} min {seconds} s, {workers} test processes on {cores} cores")

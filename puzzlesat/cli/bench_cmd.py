@@ -74,7 +74,7 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
 
     \b
     Example:
-      puzzlesat bench --puzzle jigsaw --backends cadical,glucose,z3 --repeat 3 --plot jigsaw.png
+      puzzlesat bench --puzzle aquarium --backends cadical,glucose,z3 --repeat 3 --plot aquarium.png
       puzzlesat bench --puzzle dice --instances instances/aoc/2021-21 --timeout 10 --jobs 2
       puzzlesat bench --puzzle cnf --instances my-cnfs --backends cadical,kissat,external:minisat
     """
