@@ -173,7 +173,9 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
     """Count as ``puzzlesat count`` does: the report's ``answers`` are the counts by label (a tiling's
     ``solutions`` and its classes up to symmetry, dice's universes won by each player), each projected
     on the encoding's shown variables; every solution counted by enumeration passed the checker, and
-    ``counted_by`` says how they were counted.
+    ``counted_by`` says how they were counted. An enumeration stopped by its ``timeout`` returns what
+    it had: ``report.stopped`` says why (a :class:`~puzzlesat.pipeline.stop.Stop`), ``complete`` is
+    False and each count is a lower bound.
 
     >>> jig = puzzlesat.read("jig", "instances/jig/matt5x5.jig")
     >>> report = puzzlesat.count("jig", jig, backend="glucose4")
