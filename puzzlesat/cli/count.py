@@ -9,7 +9,7 @@ import click
 
 from ..core.errors import EndedEarly, PuzzlesatError
 from ..core.puzzle import Solution
-from ..core.reporting import current_progress
+from ..core.reporting import progress_texts
 from ..core.timing import Deadline, Stopwatch
 from ..core.version import __version__
 from ..encoders import get_puzzle
@@ -124,8 +124,8 @@ def end_if_stopped(report: Report) -> None:
         found, how = "no solution found yet", "not a proof that there is none"
     message = f"{stop.message}; by then: {found} ({how}; by {_method(report)}"
     others = [name for name in report.raced if not name.startswith(report.counted_by)]
-    if others:  # what it raced, and how far the race had come (a search's parts done)
-        progress = current_progress()
+    if others:  # what it raced, and how far the others had come (a search's parts done; its own counts are said)
+        progress = ", ".join(text for text in progress_texts() if not text.endswith(" so far"))
         message += f", raced against {' and '.join(others)}" + (f": {progress}" if progress else "")
     raise EndedEarly(message + ")", stop.exit_code)
 

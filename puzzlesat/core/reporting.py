@@ -122,7 +122,12 @@ def progress_slot(number: int) -> None:
 
 def current_progress() -> str:
     """The progress texts of this phase, joined ("" when none)."""
-    return progress_in(_WORKER.progress) if _WORKER is not None else ""
+    return ", ".join(progress_texts())
+
+
+def progress_texts() -> list[str]:
+    """The progress texts of this phase, one per slot that has one."""
+    return _texts_in(_WORKER.progress) if _WORKER is not None else []
 
 
 def new_progress() -> mmap.mmap:
@@ -133,9 +138,13 @@ def new_progress() -> mmap.mmap:
 
 def progress_in(memory: mmap.mmap) -> str:
     """The progress texts in ``memory``, joined ("" when none)."""
+    return ", ".join(_texts_in(memory))
+
+
+def _texts_in(memory: mmap.mmap) -> list[str]:
     data = bytes(memory[:_STOP_AT])
     texts = (data[at:at + _SLOT_BYTES].rstrip(b"\0").decode(errors="replace") for at in range(0, len(data), _SLOT_BYTES))
-    return ", ".join(text for text in texts if text)
+    return [text for text in texts if text]
 
 
 def by_then(progress: str) -> str:
