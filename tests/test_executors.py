@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +33,18 @@ def dying() -> int:
 
 def fine() -> int:
     return 42
+
+
+
+@contextmanager
+def local_cluster(tmp_path: Path, **options: Any) -> Iterator[Any]:
+    """A Dask cluster on this machine whose scratch space (and its lock files) is the test's own
+    directory: by default Dask leaves ``dask-scratch-space`` in the shared /tmp."""
+    import dask
+    import distributed
+
+    with dask.config.set({"temporary-directory": str(tmp_path)}), distributed.LocalCluster(**options) as cluster:
+        yield cluster
 
 
 def test_every_task_has_one_outcome_on_local_processes():
@@ -74,8 +90,8 @@ def test_cube_and_conquer_counts_what_the_plain_count_counts(run_cli, puzzle, pa
 
 
 def test_cube_and_conquer_on_a_local_dask_cluster(run_cli, tmp_path):
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    pytest.importorskip("distributed")
+    with local_cluster(tmp_path, n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         address = cluster.scheduler_address.removeprefix("tcp://")
         code, out, err = run_cli("count", "jig", str(INSTANCES / "jig" / "lavoie5x5.jig"), "--cubes", "6",
                                  "--executor", f"dask://{address}", "--json")
@@ -100,14 +116,14 @@ def test_no_scheduler_is_one_line(run_cli):
     assert code == 2 and "no Dask scheduler answers there" in err and len(err.strip().splitlines()) == 1
 
 
-def test_crosscheck_on_a_local_dask_cluster(run_cli):
+def test_crosscheck_on_a_local_dask_cluster(run_cli, tmp_path):
     """The methods of a cross-check as tasks on the cluster's workers: the same rows and verdicts as
     one after the other here."""
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     path = str(INSTANCES / "jig" / "matt5x5.jig")
     code, here, _ = run_cli("crosscheck", "jig", path, "--backends", "cadical,glucose", "--json")
     assert code == 0
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with local_cluster(tmp_path, n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         address = cluster.scheduler_address.removeprefix("tcp://")
         code, there, err = run_cli("crosscheck", "jig", path, "--backends", "cadical,glucose", "--executor",
                                    f"dask://{address}", "--json")
@@ -119,8 +135,8 @@ def test_crosscheck_on_a_local_dask_cluster(run_cli):
 
 def test_bench_on_a_local_dask_cluster(run_cli, tmp_path):
     """A benchmark sweep as tasks on the cluster: every run one sample, a run past its limit a TIMEOUT."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    pytest.importorskip("distributed")
+    with local_cluster(tmp_path, n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         address = cluster.scheduler_address.removeprefix("tcp://")
         code, out, err = run_cli("bench", "--puzzle", "jig", "--instances", str(INSTANCES / "jig"), "--repeat", "1",
                                  "--timeout", "0.3", "--executor", f"dask://{address}", "--out", str(tmp_path))
@@ -142,12 +158,12 @@ def test_cube_and_conquer_counts_a_dimacs_file_projected(run_cli, tmp_path):
     assert json.loads(out)["answers"] == {"solutions": 9}
 
 
-def test_a_dask_task_that_dies_is_an_error_row():
+def test_a_dask_task_that_dies_is_an_error_row(tmp_path):
     """A task runs in a forked child on its worker, with or without a limit (so that it can be stopped):
     a task that kills its process kills that child, not the worker, and is an ERROR outcome; the task
     beside it on the same worker answers."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    pytest.importorskip("distributed")
+    with local_cluster(tmp_path, n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         executor = executor_for(f"dask://{cluster.scheduler_address.removeprefix('tcp://')}")
         ended = list(executor.run([dying, fine], None))
     outcomes = dict(ended)
@@ -170,9 +186,9 @@ def test_a_dask_task_stops_running_when_its_client_goes(tmp_path):
     import threading
     from functools import partial
 
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     marker = tmp_path / "pid"
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with local_cluster(tmp_path, n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         executor = executor_for(f"dask://{cluster.scheduler_address.removeprefix('tcp://')}")
         runs = executor.run([partial(says_then_sleeps, str(marker))], None)
 
@@ -193,10 +209,10 @@ def test_a_dask_task_stops_running_when_its_client_goes(tmp_path):
         assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
 
 
-def test_a_scheduler_without_workers_is_one_line():
+def test_a_scheduler_without_workers_is_one_line(tmp_path):
     """The client waited without a word for workers that never came."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+    pytest.importorskip("distributed")
+    with local_cluster(tmp_path, n_workers=0, dashboard_address=None) as cluster:
         start = time.monotonic()
         with pytest.raises(PuzzlesatError, match="the scheduler has no workers"):
             executor_for(f"dask://{cluster.scheduler_address.removeprefix('tcp://')}")
