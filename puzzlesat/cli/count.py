@@ -140,7 +140,8 @@ def _method(report: Report) -> str:
 
 def _how(report: Report, label: str, value: int, limit: int | None) -> str:
     """One count as the text output says it: the number and what backs it."""
-    if report.stopped is not None and "finished" in report.cubes.get(label, {"finished": 0}):
+    # stopped in this count (with cubes, a count before the stopped one was whole)
+    if report.stopped is not None and (not report.cubes or "finished" in report.cubes[label]):
         if report.cubes:
             cubed = report.cubes[label]
             return (f"at least {value:,} ({report.stopped.said()}: the sum over the {cubed['finished']:,} of "
