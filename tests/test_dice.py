@@ -81,6 +81,21 @@ def test_example_part2_by_z3_recurrence(run_cli):
     assert answers["wins"] == [444356092776315, 341960390180808]
 
 
+@pytest.mark.parametrize("block_states", [1, 300, 10**6])
+def test_the_recurrence_gives_the_same_counts_in_any_blocks(monkeypatch, block_states):
+    """Blocks of one total score each (Z3 only evaluates), of a few, and the whole system at once."""
+    from puzzlesat.encoders.dice import smt
+    monkeypatch.setattr(smt, "BLOCK_STATES", block_states)
+    instance = DiceInstance((4, 8), Game(target=12), "small")
+    moves = smt.reachable_states(instance)
+    blocks = smt.recurrence_blocks(moves)
+    totals = {state[2] + state[3] for state in moves}
+    assert sorted(state for block in blocks for state in block) == sorted(moves)
+    assert len(blocks) == len(totals) if block_states == 1 else \
+        1 < len(blocks) < len(totals) if block_states == 300 else len(blocks) == 1
+    assert PUZZLE.recurrence_wins(instance, UNLIMITED) == dirac_wins(instance)
+
+
 GAMES = [((4, 8), Game(target=6)), ((1, 1), Game(target=7, sides=2)), ((3, 9), Game(target=8, sides=4, rolls=2)),
          ((7, 2), Game(target=10, sides=2, track=7)), ((10, 5), Game(target=6, sides=3, rolls=1))]
 

@@ -124,21 +124,26 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
         return wins_from_tracks(instance, counts)
 
     def recurrence_wins(self, instance: DiceInstance, deadline: Deadline) -> tuple[int, int]:
-        """Universe counts from Z3 solving the recurrence equations (the third oracle)."""
+        """Universe counts from Z3 solving the recurrence equations (the third oracle), block by block
+        (:func:`.smt.recurrence_blocks`)."""
         import z3
 
         from ...core.errors import SolverTimeout
-        from .smt import encode_recurrence
-        encoding = encode_recurrence(instance)
-        solver = z3.Then("simplify", "propagate-values", "smt").solver()  # measured: far faster than solve-eqs or qflia
-        left = deadline.left()
-        if left is not None:
-            solver.set("timeout", max(1, int(left * 1000)))
-        solver.add(*encoding.assertions)
-        if solver.check() != z3.sat:
-            raise SolverTimeout("z3", deadline.seconds or 0)
-        model = solver.model()
-        return (model.eval(encoding.terms["wins1"]).as_long(), model.eval(encoding.terms["wins2"]).as_long())
+        from .smt import block_smt2, mover_name, other_name, reachable_states, recurrence_blocks
+        moves = reachable_states(instance)
+        known: dict[str, int] = {}
+        for block in recurrence_blocks(moves):
+            solver = z3.Then("simplify", "propagate-values", "smt").solver()  # measured: far faster than solve-eqs or qflia
+            left = deadline.left()
+            if left is not None:
+                solver.set("timeout", max(1, int(left * 1000)))
+            solver.from_string(block_smt2(block, moves, known))
+            if solver.check() != z3.sat:
+                raise SolverTimeout("z3", deadline.seconds or 0)
+            model = solver.model()
+            known.update((declared.name(), model[declared].as_long()) for declared in model.decls())
+        start = (instance.starts[0], instance.starts[1], 0, 0)
+        return known[mover_name(start)], known[other_name(start)]
 
 
 PUZZLE = Dice()
