@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import PuzzlesatError
@@ -106,9 +107,52 @@ def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda
             signal.signal(signal.SIGALRM, previous)
 
 
+def cache_directory() -> Path | None:
+    """Where compiled kernels are kept between processes: ``$NUMBA_CACHE_DIR`` where the user set it,
+    else ``puzzlesat/numba`` in this user's cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``;
+    ``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on macOS), made private (0700) on first use;
+    None where it cannot be made (a home that is read-only or missing): kernels are then compiled and
+    kept nowhere. Never numba's own default, the ``__pycache__`` beside the source: that is inside the
+    installed package, shared by all its users and read-only in many installs.
+
+    numba keeps each kernel under the source file's path, keyed by the file's stamp and by the CPU's
+    name and features, and writes every entry to a temporary file moved into place: a changed source
+    or another CPU compiles afresh, and two processes compiling at once cannot leave a torn entry."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    directory = base / "puzzlesat" / "numba"
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # RuntimeError: Path.home() where no home can be found
+        return None
+    return directory if os.access(directory, os.W_OK | os.X_OK) else None
+
+
+@contextmanager
+def numba_cache_in(directory: Path | None) -> Iterator[bool]:
+    """While kernels are declared inside, numba's cache is ``directory`` (numba picks each kernel's
+    cache place when the kernel is declared); yields whether to cache at all. The process's own
+    setting is restored after, so other numba code in a program that imports puzzlesat keeps its own."""
+    from numba.core import config
+
+    previous = config.CACHE_DIR
+    config.CACHE_DIR = str(directory) if directory is not None else previous
+    try:
+        yield directory is not None
+    finally:
+        config.CACHE_DIR = previous
+
+
 def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: frozenset[str] = frozenset()) -> Any:
-    """Compile a module's functions ``names`` (``namespace``: its ``globals()``) with numba, cached on
-    disk, callees first: each compiled function replaces the plain one in the module, and numba finds a
+    """Compile a module's functions ``names`` (``namespace``: its ``globals()``) with numba, cached in
+    :func:`cache_directory`, callees first: each compiled function replaces the plain one in the module, and numba finds a
     callee through the module's globals, so each is compiled calling the compiled ones before it.
     ``inlined`` ones are compiled into their callers (a call passing many arrays costs more than the
     work). Returns the last, the entry point; numba is imported here, on first use only
@@ -116,8 +160,9 @@ def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: 
     def build() -> Any:
         import numba
 
-        compiled = {name: numba.njit(cache=True, inline="always" if name in inlined else "never")(namespace[name])
-                    for name in names}
+        with numba_cache_in(cache_directory()) as cache:
+            compiled = {name: numba.njit(cache=cache, inline="always" if name in inlined else "never")(namespace[name])
+                        for name in names}
         namespace.update(compiled)  # only once all are built: a failure leaves the plain functions in place
         return compiled[names[-1]]
     return start_compiled(build)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...core.compiled import start_compiled
+from ...core.compiled import compiled_in_order
 from .instance import JigInstance
 from .reference import Layout, search_plan
 
@@ -38,11 +38,7 @@ def kernel() -> Any:
     :class:`~puzzlesat.core.compiled.CompiledUnusable` where numba cannot start."""
     global _KERNEL
     if _KERNEL is None:
-        def build() -> Any:
-            import numba
-
-            return numba.njit(cache=True)(_search)
-        _KERNEL = start_compiled(build)
+        _KERNEL = compiled_in_order(globals(), ("_search",))
     return _KERNEL
 
 
