@@ -142,12 +142,12 @@ def numba_cache_in(directory: Path | None) -> Iterator[bool]:
     setting is restored after, so other numba code in a program that imports puzzlesat keeps its own."""
     from numba.core import config
 
-    previous = config.CACHE_DIR
-    config.CACHE_DIR = str(directory) if directory is not None else previous
+    previous = getattr(config, "CACHE_DIR")  # set by numba at import, from the environment
+    setattr(config, "CACHE_DIR", str(directory) if directory is not None else previous)
     try:
         yield directory is not None
     finally:
-        config.CACHE_DIR = previous
+        setattr(config, "CACHE_DIR", previous)
 
 
 def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: frozenset[str] = frozenset()) -> Any:
