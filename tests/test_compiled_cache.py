@@ -14,7 +14,7 @@ import pytest
 from puzzlesat.core.bundled import ROOT
 from puzzlesat.core.compiled import compiled_available
 
-pytestmark = pytest.mark.skipif(not compiled_available(), reason="numba is not installed (the fast extra)")
+pytestmark = pytest.mark.skipif(not compiled_available(), reason="numba cannot be imported here")
 
 PACKAGE = Path(__import__("puzzlesat").__file__).parent
 

@@ -122,7 +122,7 @@ def test_the_race_says_who_answered(run_cli):
 
 
 def test_without_numba_every_jig_is_still_counted(tmp_path):
-    """A plain install (no `fast` extra): the search stays plain, and says so."""
+    """Where numba cannot be imported: the search stays plain, and says so."""
     blocker = tmp_path / "sitecustomize.py"
     blocker.write_text("import sys\nsys.modules['numba'] = None\n")  # an import of numba fails
     env = dict(os.environ, PYTHONPATH=str(tmp_path))

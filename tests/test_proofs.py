@@ -37,7 +37,7 @@ AQUARIUM_15 = str(INSTANCES / "aquarium" / "pa-15x15-hard-1013539.txt")
 
 #: (a or b), (a or not b), (not a or c), (not a or not c): unsatisfiable, and "a" is its one lemma
 SMALL = [[1, 2], [1, -2], [-1, 3], [-1, -3]]
-#: the checker's cores (the compiled one needs numba: the `fast` extra, which the tests install)
+#: the checker's cores (the compiled one needs numba, a required dependency)
 CORES = ["python", "compiled"]
 
 
@@ -308,7 +308,7 @@ def test_no_timer_outlives_its_block():
 
 
 def test_without_numba_the_python_core_checks(tmp_path):
-    """A plain install (no `fast` extra): every check runs in pure Python, however long it takes."""
+    """Where numba cannot be imported: every check runs in pure Python, however long it takes."""
     (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['numba'] = None\n")
     done = subprocess.run([sys.executable, "-c", (
         "from pysat.examples.genhard import PHP\n"

@@ -1,4 +1,4 @@
-"""Plain first, compiled when it pays: how every kernel compiled by numba (the ``fast`` extra) is used.
+"""Plain first, compiled when it pays: how every kernel compiled by numba is used.
 
 Importing numba and loading a cached kernel costs a process about 0.35 s, more than most jigs' whole
 search or most proofs' whole check take in pure Python. So such work starts in pure Python, and only work
@@ -41,7 +41,7 @@ class CompiledUnusable(PuzzlesatError):
 
 
 def compiled_available() -> bool:
-    """Whether numba can be imported here (the ``fast`` extra), compiles (``NUMBA_DISABLE_JIT`` makes
+    """Whether numba can be imported here (a required dependency, missing where it has no wheel), compiles (``NUMBA_DISABLE_JIT`` makes
     its kernels plain Python, slower than the plain code and no longer compiled), and has not failed to
     start in this process."""
     if _UNUSABLE or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):

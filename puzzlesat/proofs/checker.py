@@ -23,7 +23,7 @@ deletes satisfied reasons): keeping a clause only makes the formula stronger, an
 itself part of the refutation's premises, so the check stays sound.
 
 Two cores run this check: this module's, in pure Python, and :mod:`.compiled`'s, the same algorithm
-compiled by numba (the ``fast`` extra), some ten times faster but with about 0.35 s of start-up. By
+compiled by numba, some ten times faster but with about 0.35 s of start-up. By
 default a check starts in Python and starts again compiled once it has taken a quarter second, unless
 its pace so far says it ends sooner than the compiled core could start
 (:mod:`~puzzlesat.core.compiled`). Both walk alike, so they check the same lemmas and fail at the same

@@ -1,4 +1,4 @@
-"""The checker of :mod:`.checker`, compiled by numba (the ``fast`` extra): the same check, step for step.
+"""The checker of :mod:`.checker`, compiled by numba: the same check, step for step.
 
 The pure-Python checker spends about 1.9 us on each literal it propagates, and the refutation behind an
 8x8 jig's count propagates millions; this core runs the same algorithm over flat arrays, compiled. It is

@@ -1,4 +1,4 @@
-"""The reference search of :mod:`.reference`, compiled by numba (the ``fast`` extra).
+"""The reference search of :mod:`.reference`, compiled by numba.
 
 The same plan (:func:`.reference.search_plan`: the cells' order, the looks each kind of cell takes by the
 (left, top) sides it needs, the flat-side budget) as arrays, and the same depth-first search as a loop

@@ -1,5 +1,5 @@
 """The exact cover of :mod:`.exact_cover`, searched by Knuth's Algorithm C (dancing links with colours,
-TAOCP 7.2.2.1) over arrays and compiled by numba (the ``fast`` extra).
+TAOCP 7.2.2.1) over arrays and compiled by numba.
 
 The same items and options as :func:`.exact_cover.jig_options` (cells and pieces primary, inner edges
 secondary and coloured by the sides that meet there), so it counts what the pure-Python exact cover
