@@ -14,6 +14,7 @@ import pytest
 
 from puzzlesat.core.errors import PuzzlesatError
 from puzzlesat.pipeline.executors import LocalExecutor, executor_for
+from puzzlesat.processes.runner import Outcome
 
 from .conftest import INSTANCES
 
@@ -217,3 +218,60 @@ def test_a_scheduler_without_workers_is_one_line(tmp_path):
         with pytest.raises(PuzzlesatError, match="the scheduler has no workers"):
             executor_for(f"dask://{cluster.scheduler_address.removeprefix('tcp://')}")
         assert time.monotonic() - start < 60
+
+
+JIG_7X7 = INSTANCES / "jig" / "zhurgut_7x7.jig"
+
+
+def expected_jig_counts(path: Path) -> dict[str, int]:
+    total, classes = map(int, path.with_suffix(".expected").read_text().split())
+    return {"solutions": total, "up_to_rotation": classes}
+
+
+def test_the_jigs_own_search_runs_its_parts_as_an_executors_tasks(run_cli):
+    """``count --executor`` without ``--cubes``: the compiled search's parts are the executor's tasks
+    (issue 47, item 4), not raced, every layout checked."""
+    code, out, err = run_cli("count", "jig", str(JIG_7X7), "--executor", "local:2", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["answers"] == expected_jig_counts(JIG_7X7) and report["checked"]
+    assert report["method"] == "compiled search on 2 cores" and "raced" not in report
+
+
+def test_the_jigs_own_search_on_a_local_dask_cluster(run_cli, tmp_path):
+    pytest.importorskip("distributed")
+    with local_cluster(tmp_path, n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        code, out, err = run_cli("count", "jig", str(JIG_7X7), "--executor", f"dask://{address}", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["answers"] == expected_jig_counts(JIG_7X7) and report["method"] == "compiled search on dask x2"
+
+
+class FailingPart(LocalExecutor):
+    """Runs the parts, then reports the second one as lost (as a Dask task whose worker died for good)."""
+
+    def run(self, tasks: Any, limit: Any, until: Any = None) -> Iterator[tuple[int, Outcome[Any]]]:
+        for number, outcome in super().run(tasks, limit):
+            yield number, (Outcome("ERROR", error="KilledWorker: the worker died") if number == 1 else outcome)
+
+
+def test_a_lost_part_fails_the_count_rather_than_undercounting():
+    from puzzlesat.encoders.jig import PUZZLE
+    from puzzlesat.encoders.jig.counting import reference_counts
+
+    jig = PUZZLE.parse(JIG_7X7.read_text(), str(JIG_7X7))
+    with pytest.raises(PuzzlesatError, match="a part ended ERROR KilledWorker"):
+        reference_counts(jig, executor=FailingPart(2))
+    assert reference_counts(jig, executor=LocalExecutor(2)).layouts == expected_jig_counts(JIG_7X7)["solutions"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (("dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt")), "parts of a puzzle's own search, which dice has not"),
+    (("jig", str(JIG_7X7), "--backend", "glucose"), "runs the puzzle's own search, which counts with its default"),
+    (("jig", str(JIG_7X7), "--list"), "runs the puzzle's own search, which counts with its default"),
+    (("jig", str(JIG_7X7), "--jsonl"), "--jsonl streams one enumeration in this process"),
+])
+def test_an_executor_without_cubes_is_refused_where_no_search_can_use_it(run_cli, args, message):
+    code, _, err = run_cli("count", *args, "--executor", "local:2")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err

@@ -16,7 +16,7 @@ from ..encoders import get_puzzle
 from ..pipeline.report import Report
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
-from ..pipeline.tasks import Cubing, count
+from ..pipeline.tasks import Cubing, count, refuse_search_on_executor
 from .declared import PuzzleCommand, reading_given
 from .options import (
     backend_option,
@@ -49,8 +49,9 @@ from .verbosity import QUIET, level, note
                    "(disjoint, covering everything; auto: about 8 cubes per worker), count the cubes on the "
                    "executor and add them up; --timeout bounds the whole count, as on every command.")
 @click.option("--executor", default=None, metavar="SPEC",
-              help="Where --cubes' cubes run: local (default: one process per core), local:N, or "
-                   "dask://HOST:PORT (a running Dask scheduler; pip install 'puzzlesat[dist]').")
+              help="Where --cubes' cubes run, or without --cubes the parts of the puzzle's own search (jig; "
+                   "not raced then): local (default: one process per core), local:N, or dask://HOST:PORT (a "
+                   "running Dask scheduler; pip install 'puzzlesat[dist]').")
 def command(
     puzzle: str,
     file: str,
@@ -81,19 +82,23 @@ def command(
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading_given(spec))
     counting = request(spec, backend, None, timeout, certify=certify, **encoder_options(cardinality, pb))
-    if executor is not None and cubes is None:
-        raise PuzzlesatError("--executor runs the cubes of --cubes: give --cubes DEPTH too")
     if jsonl:
+        if cubes is not None or executor is not None:
+            raise PuzzlesatError("--jsonl streams one enumeration in this process: --cubes and --executor do not apply")
         stream(counting, instance, watch, limit)
         return
-    cubing = None
-    if cubes is not None:
-        if cubes != "auto" and not (cubes.isdigit() and int(cubes) <= 30):
-            raise PuzzlesatError(f"--cubes {cubes}: expected a depth 0..30 or auto")
+    cubing, engine = None, None
+    if cubes is not None and cubes != "auto" and not (cubes.isdigit() and int(cubes) <= 30):
+        raise PuzzlesatError(f"--cubes {cubes}: expected a depth 0..30 or auto")
+    if cubes is None and executor is not None:
+        refuse_search_on_executor(counting, list_all or limit is not None)
+    if cubes is not None or executor is not None:
         from ..pipeline.executors import executor_for
 
-        cubing = Cubing(None if cubes == "auto" else int(cubes), executor_for(executor))
-    report = count(counting, instance, watch, list_all, limit, cubes=cubing)
+        engine = executor_for(executor)
+        if cubes is not None:
+            cubing, engine = Cubing(None if cubes == "auto" else int(cubes), engine), None
+    report = count(counting, instance, watch, list_all, limit, cubes=cubing, executor=engine)
     if as_json:
         payload = report.to_json()
         if list_all:

@@ -41,9 +41,9 @@ class CompiledUnusable(PuzzlesatError):
 
 
 def compiled_available() -> bool:
-    """Whether numba can be imported here (a required dependency, missing where it has no wheel), compiles (``NUMBA_DISABLE_JIT`` makes
-    its kernels plain Python, slower than the plain code and no longer compiled), and has not failed to
-    start in this process."""
+    """Whether numba can be imported here (a required dependency, missing only where it has no wheel),
+    compiles (``NUMBA_DISABLE_JIT`` makes its kernels plain Python, slower than the plain code and no
+    longer compiled), and has not failed to start in this process."""
     if _UNUSABLE or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return False
     try:

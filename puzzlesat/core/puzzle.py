@@ -17,10 +17,12 @@ from .declared import Generator, Option
 from .encoding import Encoding
 from .model import CnfModel, SmtModel
 from .options import OptionsT
+from .timing import UNLIMITED, Deadline
 
 if TYPE_CHECKING:
     from ..deduction import Facts
     from ..formats.picture import Picture
+    from ..pipeline.executors import Executor
     from ..pipeline.tasks import Task
 
 
@@ -92,12 +94,14 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         faster than it lists (one search for all counts, compiled) says so here."""
         return {label: len(self.reference(instance, None, asked)) for label, asked in self.count_variants(options)}
 
-    def search_count(self, instance: InstanceT, seconds: float | None = None) -> tuple[dict[str, int], str] | None:
+    def search_count(self, instance: InstanceT, seconds: float | None = None, executor: Executor | None = None,
+                     until: Deadline = UNLIMITED) -> tuple[dict[str, int], str] | None:
         """Every count of :meth:`count_variants` (default options) by the puzzle's own solver-free search,
         each solution counted having passed :meth:`check`, and how it was counted; None when the puzzle
         has no such search, or (with ``seconds``) when it does not end that soon. ``count`` with no
         backend named races it against the backend's count (:meth:`~puzzlesat.pipeline.tasks.Task.count`);
-        a cross-check keeps the two apart."""
+        a cross-check keeps the two apart. With ``executor`` (``count --executor`` without ``--cubes``)
+        the search runs its parts as that executor's tasks, until the deadline ``until``."""
         return None
 
     def other_counts(self) -> dict[str, Callable[[InstanceT, OptionsT], int]]:

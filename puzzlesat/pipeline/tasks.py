@@ -105,13 +105,17 @@ class Task(ABC):
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
               limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
-              cubes: Cubing | None = None) -> Report:
+              cubes: Cubing | None = None, executor: Executor | None = None) -> Report:
         """Every count of ``puzzle.count_variants()``, as a report whose answers are the counts by label:
         in one search each (forked side by side), each stopped at ``limit`` when given, the first one's
         solutions kept with ``listing``; with ``on_solution``, only the first count, here, each solution
-        passed on as it is found; with ``cubes``, by cube and conquer."""
+        passed on as it is found; with ``cubes``, by cube and conquer; with ``executor`` alone, by the
+        puzzle's own search, its parts run as the executor's tasks."""
         if cubes is not None:
             return self._count_by_cubes(request, instance, watch, listing or limit is not None, cubes)
+        if executor is not None:
+            return self._count_by_search_on(request, instance, watch, listing or limit is not None
+                                            or on_solution is not None, executor)
         refuse_uncountable(request, listing or limit is not None or on_solution is not None)
         if (request.race_search and not (listing or limit is not None or on_solution or request.certify)
                 and request.options == request.puzzle.options()):
@@ -157,6 +161,18 @@ class Task(ABC):
         report = _count_report(request, instance, watch, {label: total for label, (total, _) in counted.items()},
                                {}, (), Claims(request, watch), "cube and conquer", True, (), stop)
         return replace(report, cubes=shape)
+
+    def _count_by_search_on(self, request: Request, instance: Any, watch: Stopwatch, listing: bool,
+                            executor: Executor) -> Report:
+        """The puzzle's own search, its parts on ``executor``: the method a cluster speeds up most, so
+        it is not raced (a race's other method would hold a core here for nothing)."""
+        puzzle = request.puzzle
+        refuse_search_on_executor(request, listing)
+        report_phase("solve")
+        with watch.phase("search"):
+            searched = puzzle.search_count(instance, executor=executor, until=request.deadline)
+        assert searched is not None, "a puzzle with its own search answers it without seconds"
+        return _searched_report(request, instance, watch, *searched)
 
     def reference(self, request: Request, instance: Any) -> Outcome:
         """The solver-free method's answers (a cross-check's yardstick, bench's baseline): its first
@@ -233,6 +249,19 @@ QUICK_ENUMERATION = 0.25
 #: formula: Ganak counts projected on the shown variables, so it takes every encoding; D4 counts every
 #: model, so only an encoding whose shown variables determine the rest (it refuses aquarium's)
 EXACT_COUNTERS = ("ganak", "d4")
+
+
+def refuse_search_on_executor(request: Request, listing: bool) -> None:
+    """A one-line error where ``count --executor`` without ``--cubes`` cannot run the puzzle's own
+    search: the puzzle has none, or the count asks for what only a formula's count gives."""
+    puzzle = request.puzzle
+    if type(puzzle).search_count is Puzzle.search_count:
+        raise PuzzlesatError(f"--executor runs the cubes of --cubes, or the parts of a puzzle's own search, which "
+                             f"{puzzle.name} has not: give --cubes DEPTH too")
+    if not request.race_search or request.certify or listing or request.options != puzzle.options():
+        raise PuzzlesatError("--executor without --cubes runs the puzzle's own search, which counts with its default "
+                             "options and no --backend, --certify, --list or --limit: give --cubes DEPTH to count "
+                             "a formula on the executor")
 
 
 def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) -> Report:
@@ -499,7 +528,7 @@ class Optimize(Task):
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
               limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
-              cubes: Cubing | None = None) -> Report:
+              cubes: Cubing | None = None, executor: Executor | None = None) -> Report:
         raise PuzzlesatError(f"{request.puzzle.name} is an optimisation puzzle: its legal plans are too many to "
                              "count and not what is asked; 'solve' proves the optimum")
 
@@ -521,9 +550,10 @@ def solve(request: Request, instance: Any, watch: Stopwatch | None = None) -> Re
 
 def count(request: Request, instance: Any, watch: Stopwatch | None = None, listing: bool = False,
           limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
-          cubes: Cubing | None = None) -> Report:
+          cubes: Cubing | None = None, executor: Executor | None = None) -> Report:
     """Count as the puzzle's task counts (see :meth:`Task.count`)."""
-    return request.puzzle.task.count(request, instance, watch or Stopwatch(), listing, limit, on_solution, cubes)
+    return request.puzzle.task.count(request, instance, watch or Stopwatch(), listing, limit, on_solution, cubes,
+                                     executor)
 
 
 def crosscheck(request: Request, instance: Any, backends: list[str], by_count: bool = False,

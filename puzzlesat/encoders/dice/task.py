@@ -22,7 +22,7 @@ from ...core.timing import UNLIMITED, Deadline, Stopwatch
 from ...pipeline.report import Report
 from ...pipeline.request import Request, encoding_for
 from ...pipeline.steps import checked_solution, count_solutions, refuse_uncountable
-from ...pipeline.tasks import Cubing, Task
+from ...pipeline.tasks import Cubing, Task, refuse_search_on_executor
 from .cnf import DiceEncoding
 from .options import DiceOptions
 from .smt import part1_horizons
@@ -30,6 +30,7 @@ from .solution import DiceSolution, Part1
 
 if TYPE_CHECKING:
     from ...pipeline.crosscheck import Method, Outcome
+    from ...pipeline.executors import Executor
     from . import Dice
 
 
@@ -68,11 +69,13 @@ class CountUniverses(Task):
 
     def count(self, request: Request, instance: Any, watch: Stopwatch, listing: bool = False,
               limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
-              cubes: Cubing | None = None) -> Report:
+              cubes: Cubing | None = None, executor: Executor | None = None) -> Report:
         """With an exact counter, both players from one pair of compilations (or z3 on the recurrence);
         otherwise as every task counts (by enumeration, each universe checked)."""
+        if executor is not None and cubes is None:  # dice has no search of its own to spread: refused, with why
+            refuse_search_on_executor(request, listing or limit is not None)
         if not (request.exact_count or request.encoding == "smt"):  # by enumeration, as every task counts
-            return super().count(request, instance, watch, listing, limit, on_solution, cubes)
+            return super().count(request, instance, watch, listing, limit, on_solution, cubes, executor)
         if cubes is not None:
             raise PuzzlesatError("dice: --cubes splits one CNF count; an exact counter answers the split encoding's "
                                  "questions from one compilation (and z3 solves the recurrence): count without "

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.declared import Generator, Option
 from ...core.errors import CheckFailed
+from ...core.timing import UNLIMITED, Deadline
 from ..tiling.options import TilingOptions
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
@@ -17,6 +18,7 @@ from .solution import JigSolution, rotate
 
 if TYPE_CHECKING:
     from ...formats.picture import Picture
+    from ...pipeline.executors import Executor
 
 
 @lru_cache(maxsize=8)  # encode, decode and reference of one instance share it
@@ -98,13 +100,15 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
         counted = reference_counts(instance, keep=0)
         return dict(zip(self.count_labels, (counted.layouts, counted.classes)))
 
-    def search_count(self, instance: JigInstance, seconds: float | None = None) -> tuple[dict[str, int], str] | None:
+    def search_count(self, instance: JigInstance, seconds: float | None = None, executor: Executor | None = None,
+                     until: Deadline = UNLIMITED) -> tuple[dict[str, int], str] | None:
         """The reference's counts, each layout it counted checked (those it kept, or all of them again
         in a second pass when there were more than it keeps); with ``seconds``, the plain search's if it
-        ends that soon, else None."""
+        ends that soon, else None; with ``executor``, the compiled search's parts run there."""
         from .counting import every_layout, quick_counts, reference_counts
 
-        counted = reference_counts(instance) if seconds is None else quick_counts(instance, seconds)
+        counted = reference_counts(instance, executor=executor, until=until) if seconds is None else \
+            quick_counts(instance, seconds)
         if counted is None:
             return None
         checked = 0

@@ -25,7 +25,8 @@ from functools import partial
 from ...core.compiled import PLAIN_SECONDS, CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from ...core.errors import PuzzlesatError
 from ...core.reporting import pace, report_progress
-from ...processes.runner import run_each
+from ...core.timing import UNLIMITED, Deadline
+from ...pipeline.executors import Executor, LocalExecutor
 from .compiled import fits
 from .instance import JigInstance
 from .reference import Layout, layouts
@@ -49,14 +50,18 @@ class Counted:
 
 
 def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | None = None,
-                     plain_seconds: float = PLAIN_SECONDS) -> Counted:
+                     plain_seconds: float = PLAIN_SECONDS, executor: Executor | None = None,
+                     until: Deadline = UNLIMITED) -> Counted:
     """Both counts of ``instance`` and up to ``keep`` of its layouts (the search's first ones), the plain
-    search giving way to the compiled one after ``plain_seconds`` (0: compiled from the start) on
-    ``workers`` cores (default: all)."""
+    search giving way to the compiled one after ``plain_seconds`` (0: compiled from the start), its
+    parts run by ``executor`` (default: forked processes on ``workers`` cores, all by default) until the
+    deadline ``until``. An executor given is used from the start: it was asked for, and only the
+    compiled search is dealt out in parts."""
     compiled = compiled_available() and fits(instance)
+    engine = executor or LocalExecutor(workers or os.cpu_count() or 1)
     try:
-        if compiled and plain_seconds <= 0:
-            return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
+        if compiled and (plain_seconds <= 0 or executor is not None):
+            return _compiled_counts(instance, keep, engine, until)
         found: list[Layout] = []
         total = 0
         try:
@@ -66,7 +71,7 @@ def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | N
                     if len(found) < keep:
                         found.append(layout)
         except TimeIsUp:
-            return _compiled_counts(instance, keep, workers or os.cpu_count() or 1)
+            return _compiled_counts(instance, keep, engine, until)
     except CompiledUnusable:  # numba cannot start here: the plain search to the end
         return reference_counts(instance, keep, workers, plain_seconds)
     return _counted(instance, total, "plain search", found)
@@ -97,12 +102,16 @@ def every_layout(instance: JigInstance) -> Iterator[Layout]:
     return layouts(instance)
 
 
-def _compiled_counts(instance: JigInstance, keep: int, workers: int) -> Counted:
+def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: Deadline) -> Counted:
+    """The compiled search in :data:`PARTS_PER_CORE` parts per worker of ``engine``, as its tasks (one
+    part, here, on a single local core). A part that does not end OK (its worker lost, its task failed)
+    fails the count: no count is made of the parts that remain."""
     from .compiled import Tables
 
     tables = Tables(instance)
     tables.prepare()
-    parts = workers * PARTS_PER_CORE if workers > 1 else 1
+    workers = engine.workers
+    parts = 1 if isinstance(engine, LocalExecutor) and workers == 1 else workers * PARTS_PER_CORE
     if parts == 1:
         total, found = tables.count(keep=keep)
         return _counted(instance, total, "compiled search", found)
@@ -110,7 +119,8 @@ def _compiled_counts(instance: JigInstance, keep: int, workers: int) -> Counted:
     share = -(-keep // parts)  # each part keeps its share: the layouts come back through a pipe
     outcomes = []
     started = time.monotonic()
-    for number, outcome in run_each([partial(tables.count, part, parts, share) for part in range(parts)], workers, None):
+    for number, outcome in engine.run([partial(tables.count, part, parts, share) for part in range(parts)], None,
+                                      until):
         outcomes.append((number, outcome))
         report_progress("search: " + pace(len(outcomes), parts, "parts done", started))
     for _, outcome in sorted(outcomes):
@@ -118,7 +128,8 @@ def _compiled_counts(instance: JigInstance, keep: int, workers: int) -> Counted:
             raise PuzzlesatError(f"compiled search: a part ended {outcome.status} {outcome.error}".strip())
         total += outcome.value[0]
         found += outcome.value[1]
-    return _counted(instance, total, f"compiled search on {workers} cores", found[:keep])
+    where = f"{workers} cores" if isinstance(engine, LocalExecutor) else f"{engine.name} x{workers}"
+    return _counted(instance, total, f"compiled search on {where}", found[:keep])
 
 
 def _counted(instance: JigInstance, total: int, method: str, found: list[Layout]) -> Counted:
