@@ -53,6 +53,11 @@ def test_every_search_against_brute_force(part):
         assert list(compiled.layouts(batch=rng.choice((1, 2, 4096)))) == plain, f"seed {seed}\n{text}"
         parts = rng.randint(2, 5)
         assert sum(compiled.count(k, parts)[0] for k in range(parts)) == len(plain), f"seed {seed}\n{text}"
+        # dealt at any depth, the parts find every layout exactly once (the depth Tables.split_depth picks
+        # is one of these)
+        split = rng.randint(0, rows * cols - 1)
+        dealt_layouts = [tuple(layout) for k in range(parts) for layout in compiled.count(k, parts, len(plain), split)[1]]
+        assert sorted(dealt_layouts) == sorted(tuple(layout) for layout in plain), f"seed {seed} split {split}\n{text}"
         for plain_seconds in (0, 60):
             counted = counting.reference_counts(instance, keep=rng.choice((0, 1, 10_000)), workers=1,
                                                 plain_seconds=plain_seconds)

@@ -11,10 +11,14 @@ Side values are renumbered densely (a value and its negation keep being each oth
 (left, top) table is indexed directly; a table past :data:`MAX_TABLE` entries (thousands of distinct tab
 types) is not built and the caller searches in pure Python instead.
 
-``part`` and ``parts`` split one search among processes: the nodes at depth :data:`SPLIT_DEPTH` are
-dealt round-robin, the ``part``-th of every ``parts`` explored here; the levels above are searched by
-every part (a few hundred nodes). The parts' counts add up to the whole: every layout passes through
-exactly one node at that depth.
+``part`` and ``parts`` split one search among processes: the nodes at one depth (the split) are dealt
+round-robin, the ``part``-th of every ``parts`` explored here; the levels above are searched by every
+part. The parts' counts add up to the whole: every layout passes through exactly one node at that
+depth, whichever it is. :meth:`Tables.split_depth` picks the shallowest depth with at least
+:data:`NODES_PER_PART` nodes a part, found by walking the levels above it (milliseconds): dealt at a
+fixed depth 3, zhurgut_10x10's 329 nodes made 64 parts of 5 each, the largest part 7.6 s of 226 s, and
+16 cores could not have been more than 12 times one (measured part by part; at depth 5 its 4,702
+nodes make 73 a part).
 """
 from __future__ import annotations
 
@@ -27,8 +31,9 @@ from .reference import Layout, search_plan
 
 #: the most (kind, left, top) entries the dense table may have (each 2 x 4 bytes)
 MAX_TABLE = 4_000_000
-#: the depth at which a search is dealt among parts
-SPLIT_DEPTH = 3
+#: nodes a part is dealt at the split depth at least (where the tree is that wide): many nodes a part
+#: even out the subtrees' unequal sizes, so that parts take about the same time
+NODES_PER_PART = 64
 
 _KERNEL: Any = None
 
@@ -153,21 +158,48 @@ class Tables:
         for rows, _ in self._batches(part, parts, batch, pause=True):
             yield from ([(int(self.piece[e]), int(self.turns[e])) for e in row] for row in rows)
 
-    def count(self, part: int = 0, parts: int = 1, keep: int = 0) -> tuple[int, list[Layout]]:
-        """(layouts counted, the first ``keep`` of them) of this part of the search, in one call."""
+    def count(self, part: int = 0, parts: int = 1, keep: int = 0, split: int | None = None) -> tuple[int, list[Layout]]:
+        """(layouts counted, the first ``keep`` of them) of this part of the search, in one call; the
+        parts are dealt at depth ``split`` (None: :meth:`split_depth`; every part of one search must be
+        given the same)."""
         kept: list[Layout] = []
         counted = 0
-        for rows, counted in self._batches(part, parts, keep, pause=False):
+        for rows, state in self._batches(part, parts, keep, pause=False, split=split):
             kept += [[(int(self.piece[e]), int(self.turns[e])) for e in row] for row in rows]
+            counted = int(state[COUNT])
         return counted, kept
 
-    def _batches(self, part: int, parts: int, batch: int, pause: bool, done: bool = False) -> Iterator[tuple[Any, int]]:
-        """The layouts found, ``batch`` at a time, each batch with the count so far (``done``: a search
-        with nothing left, which makes one call)."""
+    def split_depth(self, parts: int) -> int:
+        """The shallowest depth with at least :data:`NODES_PER_PART` nodes for each of ``parts``, else
+        the widest depth above the point where the tree narrows again (-1 for one part: no split; 0,
+        the first cell's looks, for a jig of one cell).
+        Each depth's nodes are counted by a search that is dealt none of them, so it walks only the
+        levels above."""
+        cells = len(self.order)
+        if parts <= 1:
+            return -1
+        if cells < 2:  # one cell: its looks are dealt
+            return 0
+        best, widest = 1, 0
+        for depth in range(1, cells):
+            for _, state in self._batches(parts, parts, 0, pause=False, split=depth):
+                nodes = int(state[DEALT])  # part number ``parts`` is dealt no node
+            if nodes >= NODES_PER_PART * parts:
+                return depth
+            if nodes <= widest:  # the tree narrows (the border closes): no deeper depth is wider
+                break
+            best, widest = depth, nodes
+        return best
+
+    def _batches(self, part: int, parts: int, batch: int, pause: bool, done: bool = False,
+                 split: int | None = None) -> Iterator[tuple[Any, Any]]:
+        """The layouts found, ``batch`` at a time, each batch with the search's scalars so far (its
+        count: ``[COUNT]``; ``done``: a search with nothing left, which makes one call); parts dealt at
+        depth ``split`` (None: :meth:`split_depth`)."""
         import numpy as np
 
         cells = len(self.order)
-        split = min(SPLIT_DEPTH, cells - 1) if parts > 1 else -1
+        split = -1 if parts <= 1 else self.split_depth(parts) if split is None else split
         state = np.zeros(4, dtype=np.int64)
         at, end = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
         first = self.kind_of[self.order[0]]
@@ -181,6 +213,6 @@ class Tables:
             written = search(self.order, self.kind_of, self.start, self.stop, self.piece, self.need_right,
                              self.need_below, self.flats, self.zero, self.cols, self.spare, part, parts, split, state,
                              at, end, entry, used, out, pause)
-            yield out[:written], int(state[COUNT])
+            yield out[:written], state
             if state[STEP] < 0:
                 return

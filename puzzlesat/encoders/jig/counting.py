@@ -117,10 +117,11 @@ def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: 
         return _counted(instance, total, "compiled search", found)
     total, found = 0, []
     share = -(-keep // parts)  # each part keeps its share: the layouts come back through a pipe
+    split = tables.split_depth(parts)  # the same for every part: together they are the whole search
     outcomes = []
     started = time.monotonic()
-    for number, outcome in engine.run([partial(tables.count, part, parts, share) for part in range(parts)], None,
-                                      until):
+    for number, outcome in engine.run([partial(tables.count, part, parts, share, split) for part in range(parts)],
+                                      None, until):
         outcomes.append((number, outcome))
         report_progress("search: " + pace(len(outcomes), parts, "parts done", started))
     for _, outcome in sorted(outcomes):
