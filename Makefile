@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-compare clean
+.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-cores bench-compare clean
 
 $(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,11 @@ bench-count: $(BIN)/puzzlesat
 # cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the 10x10 projection
 bench-cluster: $(BIN)/puzzlesat
 	$(BIN)/python bench/cluster.py
+	$(BIN)/python bench/cluster.py --search
+
+# the jig's compiled search on 1, 2, ... cores, and a projection to 16 from its parts' times (about 10 minutes)
+bench-cores: $(BIN)/puzzlesat
+	$(BIN)/python bench/jig_cores.py
 
 # whole processes of this tree against an earlier revision, e.g. `make bench-compare REV=e834fbc`
 bench-compare: $(BIN)/puzzlesat

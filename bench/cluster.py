@@ -10,10 +10,15 @@ workers on this machine, then projected for a bigger one. Writes its section of 
 3. zhurgut_10x10, classes up to rotation: the split at depth 14, a uniform sample of its cubes counted
    one by one under a limit, their time distribution, and from it the wall time of the whole count on
    16, 64 and 256 workers, under the assumptions printed with the table.
+
+With ``--search`` it measures instead, in a section of its own, the jig's compiled search with its parts
+as Dask tasks (``count jig --executor dask://...``) on 1 and 2 workers, against the same search on this
+machine's cores.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -89,6 +94,34 @@ def sweep(rows: list[str]) -> None:
                 f"(one after the other, here) | {t1:.1f} | {t2:.1f} | {t1 / t2:.2f}x |")
 
 
+def search_on_dask(name: str) -> str:
+    """The jig's own compiled search, its parts as tasks: here (forked processes, every core), on a
+    LocalCluster of 1 worker and of 2; the counts must agree."""
+    from puzzlesat.encoders.jig.counting import reference_counts
+
+    instance = load(JIG, str(JIGS / f"{name}.jig"))
+    start = time.perf_counter()
+    here = reference_counts(instance, keep=0, plain_seconds=0)
+    t0 = time.perf_counter() - start
+
+    def search(executor):
+        counted = reference_counts(instance, keep=0, executor=executor)
+        return counted.layouts, counted.method
+
+    (one, how1), t1 = on_cluster(1, search)
+    (two, how2), t2 = on_cluster(2, search)
+    assert one == two == here.layouts, (one, two, here.layouts)
+    return "\n".join([
+        f"## The jig's own search on Dask (bench/cluster.py --search; {name})", "",
+        f"Measured {time.strftime('%Y-%m-%d')} on this machine ({os.cpu_count()} cores): `count jig --executor "
+        "dask://...` without `--cubes` deals the compiled search into 4 parts a worker, each a Dask task; a "
+        "LocalCluster's workers are processes with one thread each. Wall seconds of the search (the layouts "
+        "checked after it are not included).", "",
+        "| here, forked processes | Dask, 1 worker | Dask, 2 workers | speed-up 1 -> 2 | layouts |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {t0:.1f} ({here.method}) | {t1:.1f} ({how1}) | {t2:.1f} ({how2}) | {t1 / t2:.2f}x | {one} |", ""])
+
+
 def _cells(path: Path) -> int:
     rows, cols = (int(n) for n in path.read_text().split()[:2])
     return rows * cols
@@ -143,7 +176,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, default=20)
     parser.add_argument("--limit", type=float, default=60.0)
+    parser.add_argument("--search", nargs="?", const="zhurgut_13x9", default=None, metavar="JIG",
+                        help="measure the jig's own search on Dask instead (default jig: zhurgut_13x9)")
     args = parser.parse_args()
+    if args.search:
+        table = search_on_dask(args.search)
+        print(table)
+        update_benchmarks([table])
+        return
     rows: list[str] = []
     cubes_9x9(rows)
     print(rows[-1], flush=True)

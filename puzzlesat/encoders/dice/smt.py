@@ -24,31 +24,34 @@ def encode_part1(instance: DiceInstance, horizon: int | None = None) -> Encoding
     """Integer position and score per player and turn; the die values of turn t are constants (the die
     is deterministic), the landing space is ``(pos + steps - 1) % track + 1``, and once a score reaches
     the target every later state is frozen; the game must be over at the ``horizon`` (default
-    ``2 * det_target``, always enough). Terms: the number of turns played and the final scores."""
+    ``2 * det_target``, always enough). Terms: the number of turns played and the final scores.
+
+    Written as SMT-LIB text and parsed by Z3: building the same terms through Z3's Python API took ten
+    times as long (0.22 s against 0.02 s for 512 turns), most of ``solve dice``'s own time."""
     import z3
 
     game = instance.game
     horizon = horizon or 2 * game.det_target
-    pos = [[z3.Int(f"pos{p + 1}_{t}") for t in range(horizon + 1)] for p in (0, 1)]
-    score = [[z3.Int(f"score{p + 1}_{t}") for t in range(horizon + 1)] for p in (0, 1)]
-    assertions = [pos[p][0] == instance.starts[p] for p in (0, 1)] + [score[p][0] == 0 for p in (0, 1)]
+    target = game.det_target
+    lines = [f"(declare-const {name}{p}_{t} Int)" for p in (1, 2) for t in range(horizon + 1) for name in ("pos", "score")]
+    lines += ["(declare-const turns Int)",
+              f"(assert (= pos1_0 {instance.starts[0]}))", f"(assert (= pos2_0 {instance.starts[1]}))",
+              "(assert (= score1_0 0))", "(assert (= score2_0 0))"]
     played = []
     for t in range(horizon):
-        mover, other = t % 2, 1 - t % 2
+        mover, other = t % 2 + 1, 2 - t % 2
         steps = sum((t * game.rolls + i) % game.det_sides + 1 for i in range(game.rolls))
-        over = z3.Or(score[0][t] >= game.det_target, score[1][t] >= game.det_target)
-        landed = (pos[mover][t] + steps - 1) % game.track + 1
-        assertions += [
-            pos[mover][t + 1] == z3.If(over, pos[mover][t], landed),
-            score[mover][t + 1] == z3.If(over, score[mover][t], score[mover][t] + pos[mover][t + 1]),
-            pos[other][t + 1] == pos[other][t],
-            score[other][t + 1] == score[other][t],
-        ]
-        played.append(z3.If(over, 0, 1))
-    turns = z3.Int("turns")
-    assertions.append(turns == z3.Sum(played))
-    assertions.append(z3.Or(score[0][horizon] >= game.det_target, score[1][horizon] >= game.det_target))
-    terms = {"turns": turns, "score1": score[0][horizon], "score2": score[1][horizon]}
+        over = f"(or (>= score1_{t} {target}) (>= score2_{t} {target}))"
+        landed = f"(+ (mod (+ pos{mover}_{t} {steps - 1}) {game.track}) 1)"
+        lines += [f"(assert (= pos{mover}_{t + 1} (ite {over} pos{mover}_{t} {landed})))",
+                  f"(assert (= score{mover}_{t + 1} (ite {over} score{mover}_{t} (+ score{mover}_{t} pos{mover}_{t + 1}))))",
+                  f"(assert (= pos{other}_{t + 1} pos{other}_{t}))",
+                  f"(assert (= score{other}_{t + 1} score{other}_{t}))"]
+        played.append(f"(ite {over} 0 1)")
+    lines += [f"(assert (= turns (+ 0 {' '.join(played)})))",
+              f"(assert (or (>= score1_{horizon} {target}) (>= score2_{horizon} {target})))"]
+    assertions = list(z3.parse_smt2_string("\n".join(lines)))
+    terms = {"turns": z3.Int("turns"), "score1": z3.Int(f"score1_{horizon}"), "score2": z3.Int(f"score2_{horizon}")}
     return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(terms.values()))
 
 
