@@ -74,9 +74,12 @@ bench: $(BIN)/puzzlesat
 	$(BIN)/python bench/certify.py
 	$(BIN)/python bench/explain.py
 
-# 200 seeded random jigs: `count jig` against the plain reference, as a distribution (about 25 minutes)
+# 200 seeded random jigs: `count jig` against the plain reference, as a distribution, as installed and
+# with numba blocked (about 25 minutes each); and whole processes against a plain script
 bench-family: $(BIN)/puzzlesat
 	$(BIN)/python bench/jig_family.py
+	$(BIN)/python bench/jig_family.py --without-numba
+	$(BIN)/python bench/jig_plain.py
 
 # counts from 1 to 3.1 million solutions: enumeration, the exact counters and the default race (about 15 minutes)
 bench-count: $(BIN)/puzzlesat

@@ -5,7 +5,10 @@ with no backend named it races enumeration against the jig's own search) against
 encoders/jig/reference.py run to its end, classes by comparing turned layouts), one after the other,
 each in a forked child under its own limit. Writes its section of BENCHMARKS.md.
 
-    .venv/bin/python bench/jig_family.py [--jigs 200] [--reference-limit 3] [--count-limit 9]
+    .venv/bin/python bench/jig_family.py [--jigs 200] [--reference-limit 3] [--count-limit 9] [--without-numba]
+
+With ``--without-numba`` numba is blocked in this process (as where it cannot start: ``count`` then
+searches in pure Python), and the table is a section of its own.
 """
 from __future__ import annotations
 
@@ -90,7 +93,10 @@ def main() -> None:
     parser.add_argument("--jigs", type=int, default=200)
     parser.add_argument("--reference-limit", type=float, default=3.0)
     parser.add_argument("--count-limit", type=float, default=9.0)
+    parser.add_argument("--without-numba", action="store_true", help="block numba: the pure-Python fallback")
     args = parser.parse_args()
+    if args.without_numba:
+        sys.modules["numba"] = None  # type: ignore[assignment]  # an import of numba fails from here on
     both, only_count, neither, wrong, methods = [], [], [], [], {}
     for name, text in family(args.jigs):
         instance = JIG.parse(text, name)
@@ -112,7 +118,9 @@ def main() -> None:
     ratios = [entry[0] for entry in both]
     over = [entry for entry in both if entry[1] > 1]
     worst = sorted(both, key=lambda entry: entry[1])[-5:]
-    lines = ["## Jig family (bench/jig_family.py)", "",
+    title = "## Jig family, numba blocked (bench/jig_family.py --without-numba)" if args.without_numba else \
+        "## Jig family (bench/jig_family.py)"
+    lines = [title, "",
              f"{args.jigs} seeded random jigs up to 8x8 (1-4 tab types, at most 12, 24, 48, 64 cells for 1, 2, 3, 4 "
              f"types; 0-40% flat inner edges, a tenth with a side changed), {time.strftime('%Y-%m-%d')}: "
              "`count jig` (no backend named: the jig's own search alone for 50 ms, then raced against enumeration on "

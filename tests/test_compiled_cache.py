@@ -67,3 +67,18 @@ def test_without_a_cache_directory_kernels_are_still_compiled(tmp_path):
     counted = run({"XDG_CACHE_HOME": str(blocked)})
     assert counted.startswith("8 2 compiled search") and counted.endswith(" (8, 2)\n"), counted
     assert not [p for p in PACKAGE.rglob("*.nb[ic]") if p.stat().st_mtime >= started]
+
+
+def test_two_processes_compiling_at_once_leave_a_cache_the_third_uses(tmp_path):
+    """numba writes each cache entry to a temporary file and renames it: two first runs at once both
+    answer, and what they leave is whole (a third process compiles nothing)."""
+    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    both = [subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=environment) for _ in range(2)]
+    for process in both:
+        out, err = process.communicate(timeout=600)
+        assert process.returncode == 0 and not err and out.endswith(" (8, 2)\n"), (out, err)
+    cache = tmp_path / "puzzlesat" / "numba"
+    kept = stamps(cache)
+    assert run({"XDG_CACHE_HOME": str(tmp_path)}).endswith(" (8, 2)\n")
+    assert stamps(cache) == kept, "the third process compiled again"

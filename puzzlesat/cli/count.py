@@ -49,9 +49,9 @@ from .verbosity import QUIET, level, note
                    "(disjoint, covering everything; auto: about 8 cubes per worker), count the cubes on the "
                    "executor and add them up; --timeout bounds the whole count, as on every command.")
 @click.option("--executor", default=None, metavar="SPEC",
-              help="Where --cubes' cubes run, or without --cubes the parts of the puzzle's own search (jig; "
-                   "not raced then): local (default: one process per core), local:N, or dask://HOST:PORT (a "
-                   "running Dask scheduler; pip install 'puzzlesat[dist]').")
+              help="Where --cubes' cubes run, or without --cubes the parts of the puzzle's own search where "
+                   "it has one (not raced then): local (default: one process per core), local:N, or "
+                   "dask://HOST:PORT (a running Dask scheduler; pip install 'puzzlesat[dist]').")
 def command(
     puzzle: str,
     file: str,
