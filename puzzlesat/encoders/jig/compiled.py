@@ -152,10 +152,10 @@ class Tables:
         for _ in self._batches(0, 1, 0, pause=False, done=True):
             pass
 
-    def layouts(self, part: int = 0, parts: int = 1, batch: int = 4096) -> Iterator[Layout]:
-        """Every layout of this part of the search, in the reference's order (one part: all of them),
-        found ``batch`` at a time."""
-        for rows, _ in self._batches(part, parts, batch, pause=True):
+    def layouts(self, batch: int = 4096) -> Iterator[Layout]:
+        """Every layout, in the reference's order, found ``batch`` at a time (a stream: a count of
+        millions is not held)."""
+        for rows, _ in self._batches(0, 1, batch, pause=True):
             yield from ([(int(self.piece[e]), int(self.turns[e])) for e in row] for row in rows)
 
     def count(self, part: int = 0, parts: int = 1, keep: int = 0, split: int | None = None) -> tuple[int, list[Layout]]:
