@@ -87,18 +87,17 @@ def command(
             raise PuzzlesatError("--jsonl streams one enumeration in this process: --cubes and --executor do not apply")
         stream(counting, instance, watch, limit)
         return
-    cubing, engine = None, None
     if cubes is not None and cubes != "auto" and not (cubes.isdigit() and int(cubes) <= 30):
         raise PuzzlesatError(f"--cubes {cubes}: expected a depth 0..30 or auto")
     if cubes is None and executor is not None:
         refuse_search_on_executor(counting, list_all or limit is not None)
-    if cubes is not None or executor is not None:
+    engine = None
+    if cubes is not None or executor is not None:  # imported only here: a plain count does not pay for it
         from ..pipeline.executors import executor_for
 
         engine = executor_for(executor)
-        if cubes is not None:
-            cubing, engine = Cubing(None if cubes == "auto" else int(cubes), engine), None
-    report = count(counting, instance, watch, list_all, limit, cubes=cubing, executor=engine)
+    cubing = Cubing(None if cubes == "auto" else int(cubes), engine) if cubes is not None and engine else None
+    report = count(counting, instance, watch, list_all, limit, cubes=cubing, executor=None if cubing else engine)
     if as_json:
         payload = report.to_json()
         if list_all:

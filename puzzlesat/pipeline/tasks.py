@@ -166,11 +166,10 @@ class Task(ABC):
                             executor: Executor) -> Report:
         """The puzzle's own search, its parts on ``executor``: the method a cluster speeds up most, so
         it is not raced (a race's other method would hold a core here for nothing)."""
-        puzzle = request.puzzle
         refuse_search_on_executor(request, listing)
         report_phase("solve")
         with watch.phase("search"):
-            searched = puzzle.search_count(instance, executor=executor, until=request.deadline)
+            searched = request.puzzle.search_count(instance, executor=executor, until=request.deadline)
         assert searched is not None, "a puzzle with its own search answers it without seconds"
         return _searched_report(request, instance, watch, *searched)
 
@@ -251,11 +250,16 @@ QUICK_ENUMERATION = 0.25
 EXACT_COUNTERS = ("ganak", "d4")
 
 
+def has_own_search(puzzle: Puzzle[Any, Any, Any]) -> bool:
+    """Whether the puzzle declares a solver-free search of its own (:meth:`Puzzle.search_count`)."""
+    return type(puzzle).search_count is not Puzzle.search_count
+
+
 def refuse_search_on_executor(request: Request, listing: bool) -> None:
     """A one-line error where ``count --executor`` without ``--cubes`` cannot run the puzzle's own
     search: the puzzle has none, or the count asks for what only a formula's count gives."""
     puzzle = request.puzzle
-    if type(puzzle).search_count is Puzzle.search_count:
+    if not has_own_search(puzzle):
         raise PuzzlesatError(f"--executor runs the cubes of --cubes, or the parts of a puzzle's own search, which "
                              f"{puzzle.name} has not: give --cubes DEPTH too")
     if not request.race_search or request.certify or listing or request.options != puzzle.options():
@@ -273,7 +277,7 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
     what it raced. (A jig's search is its compiled counter; a third racer would take a core from it.)"""
     puzzle = request.puzzle
     alone = replace(request, race_search=False)
-    if type(puzzle).search_count is not Puzzle.search_count:
+    if has_own_search(puzzle):
         with watch.phase("search"):  # most searches end in milliseconds: no race (and no fork) for them
             quick = puzzle.search_count(instance, QUICK_SEARCH)
         if quick is not None:
