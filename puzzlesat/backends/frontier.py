@@ -136,13 +136,19 @@ class FrontierCounter:
         """Decide the next variable on every row: a value is allowed where every clause it closes is
         satisfied by the row's other literals (or by the value itself)."""
         allowed = {True: np.ones(len(counts), dtype=bool), False: np.ones(len(counts), dtype=bool)}
+        # one numpy call per (value, clause width), not per clause: a step closes up to hundreds of
+        # clauses, and numpy's per-call cost, not the rows, was most of this step (both dice tracks at target 21: 0.27 -> 0.24 s, at 50: 1.76 -> 1.55 s)
+        groups: dict[tuple[bool, int], tuple[list[list[int]], list[list[bool]]]] = {}
         for last, others in closing:
-            if others:
-                cols = [columns[abs(lit)] for lit in others]
-                satisfied = (rows[:, cols] == np.array([lit > 0 for lit in others])).any(axis=1)
+            cols, signs = groups.setdefault((last < 0, len(others)), ([], []))
+            cols.append([columns[abs(lit)] for lit in others])
+            signs.append([lit > 0 for lit in others])
+        for (falsified, width), (cols, signs) in groups.items():
+            if width:
+                satisfied = (rows[:, np.array(cols)] == np.array(signs)).any(axis=2).all(axis=1)
             else:
                 satisfied = np.zeros(len(counts), dtype=bool)
-            allowed[last < 0] &= satisfied  # the value that falsifies ``last`` needs the others
+            allowed[falsified] &= satisfied  # the value that falsifies ``last`` needs the others
         true, false = allowed[True], allowed[False]
         both = true & false
         step = _Step()
