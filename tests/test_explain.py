@@ -190,3 +190,33 @@ def test_a_long_explanation_is_drawn_square_with_titles_a_person_can_read():
     panel = 16  # a 15-column grid and its margin
     assert all((label.x % panel) + len(label.text) * CHARACTER_WIDTH * fitted(label, picture) <= panel + 0.5
                for label in titles)
+
+
+def test_models_kept_between_questions_change_no_answer():
+    """``_Guarded.forced`` answers a question from the models earlier questions found (under the same known
+    cells); asked of every fact and every pair of facts with the cells of a random solution partly known,
+    it gives what a solver that keeps no model gives."""
+    from puzzlesat.deduction.search import _Guarded
+
+    rng = random.Random(48)
+    for case in range(60):
+        text = brute.random_aquarium(rng, rng.randint(2, 5))
+        try:
+            instance = AQUARIUM.parse(text, "x")
+        except PuzzlesatError:
+            continue
+        facts = AQUARIUM.facts(instance, AQUARIUM.options())
+        keeping, forgetting = _Guarded(facts, "cadical195"), _Guarded(facts, "cadical195")
+        solution = keeping.model(range(len(facts.facts)), [])
+        known = [] if solution is None else [cell if cell in solution else -cell for cell in facts.cells
+                                             if rng.random() < 0.3]
+        questions = [(i,) for i in range(len(facts.facts))] + [
+            (i, j) for i in range(len(facts.facts)) for j in range(i + 1, len(facts.facts))]
+        rng.shuffle(questions)
+        for chosen in questions:
+            cells = set(facts.cells) - {abs(lit) for lit in known}
+            forgetting.forget_models()
+            expected = forgetting.forced(chosen, known, cells)
+            assert keeping.forced(chosen, known, cells) == expected, (case, text, chosen)
+        keeping.close()
+        forgetting.close()

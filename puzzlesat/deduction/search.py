@@ -29,6 +29,12 @@ from . import Explanation, Facts, Step
 CORE_TRIES = 4
 
 
+def _true(model: Sequence[int], var: int) -> bool:
+    """Whether a solver's model (``model[var - 1]`` is ``var`` or ``-var``) makes ``var`` true; a variable
+    past its end is in no clause, and false as in a set of the model's true literals."""
+    return var <= len(model) and model[var - 1] > 0
+
+
 class _Guarded:
     """The facts in one solver, each behind its selector."""
 
@@ -43,6 +49,13 @@ class _Guarded:
             for clause in fact.clauses:
                 self.solver.add_clause([*clause, -selector])
             self.scope.append(frozenset(abs(lit) for clause in fact.clauses for lit in clause) & shown)
+        #: the models found since the known cells last grew (see :meth:`forced`), each with the facts
+        #: whose selectors it sets true, as a bit mask
+        self.models: list[tuple[int, list[int]]] = []
+
+    def forget_models(self) -> None:
+        """The known cells grew: the models found so far may break the new ones."""
+        self.models = []
 
     def model(self, chosen: Iterable[int], known: Sequence[int]) -> set[int] | None:
         """The true literals of a model of the chosen facts and the known cells, or None."""
@@ -52,25 +65,42 @@ class _Guarded:
 
     def forced(self, chosen: Sequence[int], known: Sequence[int], cells: Iterable[int]) -> list[int] | None:
         """The literals over ``cells`` that the chosen facts and the known cells force (None: they
-        contradict each other)."""
-        true = self.model(chosen, known)
-        if true is None:
-            return None
+        contradict each other).
+
+        A model found for other facts under the same known cells is a model of the chosen ones too when
+        it sets their selectors true (their clauses then hold in it), so it answers for free: a cell on
+        which two such models differ is not forced. Most pairs of facts force nothing, and these models
+        (CaDiCaL sets a free selector true) spare most of their calls: on the hardest bundled 15x15,
+        2,643 pair questions took 21,430 solver calls without them. Each model is read only at the open
+        cells (turning a whole model into a set was a fifth of the time)."""
         assumptions = [self.selectors[i] for i in chosen] + list(known)
-        open_cells = sorted(cells)
-        undecided = set(open_cells)
+        mask = sum(1 << i for i in chosen)
+        witnesses = [model for holding, model in self.models if holding & mask == mask]
+        if not witnesses:
+            if not self.solver.solve(assumptions=assumptions):
+                return None
+            witnesses = [self._kept_model()]
+        first = witnesses[0]
+        value = {var: var if _true(first, var) else -var for var in sorted(cells)}
+        undecided = {var for var in value if all(_true(model, var) == (value[var] > 0) for model in witnesses)}
         forced = []
-        for var in open_cells:
+        for var, literal in value.items():
             if var not in undecided:
                 continue
             undecided.discard(var)
-            literal = var if var in true else -var
             if not self.solver.solve(assumptions=[*assumptions, -literal]):
                 forced.append(literal)
                 continue
-            other = {lit for lit in self.solver.get_model() or [] if lit > 0}
-            undecided -= {cell for cell in undecided if (cell in other) != (cell in true)}
+            other = self._kept_model()
+            undecided = {cell for cell in undecided if _true(other, cell) == (value[cell] > 0)}
         return forced
+
+    def _kept_model(self) -> list[int]:
+        """The solver's model, kept for :meth:`forced`'s later questions."""
+        model: list[int] = self.solver.get_model() or []
+        holding = sum(1 << number for number, selector in enumerate(self.selectors) if _true(model, selector))
+        self.models.append((holding, model))
+        return model
 
     def minimal_core(self, known: Sequence[int], literal: int) -> tuple[int, ...] | None:
         """A minimal set of facts that, with the known cells, force ``literal`` (None: all of them do not)."""
@@ -89,8 +119,12 @@ class _Guarded:
         self.solver.delete()
 
 
-def explain(facts: Facts, solver: str = "glucose4") -> Explanation:
-    """The steps from nothing known to the solution, or to where no fact forces anything more."""
+def explain(facts: Facts, solver: str = "cadical195") -> Explanation:
+    """The steps from nothing known to the solution, or to where no fact forces anything more.
+
+    CaDiCaL answers the search's many small assumption calls faster than Glucose: on the nine hard
+    15x15 aquariums it took 0.7-3.5 s where Glucose took 0.9-6.9 s. Which minimal sets of facts are
+    found depends on the solver's models and cores, so the steps (not their soundness) follow it."""
     guarded = _Guarded(facts, solver)
     try:
         return _Search(facts, guarded).run()
@@ -119,6 +153,7 @@ class _Search:
                 return Explanation(self.facts, tuple(self.steps), False, (), self._differing())
             self.steps.append(step)
             self.known += step.forced
+            self.guarded.forget_models()
             self.unknown -= {abs(lit) for lit in step.forced}
             report_progress(f"{len(self.steps):,} steps found, {len(self.facts.cells) - len(self.unknown):,} of "
                             f"{len(self.facts.cells):,} cells known")
