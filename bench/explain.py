@@ -5,11 +5,17 @@ explained in process, medians of 3 runs (finding the steps; replaying them). The
 puzzle-aquarium.com instances against the site's own easy / normal / hard labels, size by size.
 
     .venv/bin/python bench/explain.py [--runs 3]      (writes its sections of BENCHMARKS.md)
+    .venv/bin/python bench/explain.py --loaded 4 [--runs 5]
+
+With ``--loaded N``, only the goal of issue 47: `puzzlesat explain aquarium` on every bundled 15x15, each a
+whole process, while N other processes keep the CPUs busy (a loaded 2-core machine), medians of the runs.
 """
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -38,10 +44,48 @@ def measured(puzzle: str, path: str, runs: int) -> tuple[dict[str, int], float, 
     return difficulty, statistics.median(found), statistics.median(replayed)
 
 
+def spin() -> None:
+    while True:
+        pass
+
+
+def loaded(load: int, runs: int) -> None:
+    """Every bundled 15x15 explained by whole processes with ``load`` busy processes beside them."""
+    exe = str(Path(sys.executable).parent / "puzzlesat")
+    paths = sorted((ROOT / "instances" / "aquarium").glob("*15x15*.txt"))
+    busy = [multiprocessing.Process(target=spin, daemon=True) for _ in range(load)]
+    for process in busy:
+        process.start()
+    rows = []
+    try:
+        for path in paths:
+            seconds = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                subprocess.run([exe, "explain", "aquarium", str(path)], check=True, capture_output=True)
+                seconds.append(time.perf_counter() - start)
+            rows.append(f"| {path.stem} | {statistics.median(seconds):.2f} | {max(seconds):.2f} |")
+            print(rows[-1], flush=True)
+    finally:
+        for process in busy:
+            process.terminate()
+    update_benchmarks([
+        f"## Explaining every 15x15 under load (bench/explain.py --loaded {load}; whole processes, median of "
+        f"{runs}; {time.strftime('%Y-%m-%d')})", "",
+        f"`puzzlesat explain aquarium` while {load} other processes keep the CPUs busy. Goal (issue 47): "
+        "every 15x15 within 10 s.", "",
+        "| instance | median s | slowest s |", "|---|---:|---:|", *rows, ""])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
-    runs = parser.parse_args().runs
+    parser.add_argument("--loaded", type=int, metavar="N", help="only the 15x15 goal, beside N busy processes")
+    arguments = parser.parse_args()
+    runs = arguments.runs
+    if arguments.loaded is not None:
+        loaded(arguments.loaded, runs)
+        return
     rows, by_label = [], {}
     targets = [("aquarium", path.stem, str(path)) for path in sorted((ROOT / "instances" / "aquarium").glob("*.txt"))]
     targets += [("jigsaw", name, path) for name, path in aoc_inputs("2020-20")]
