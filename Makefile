@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-cores bench-compare clean
+.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-cores bench-cnf bench-compare clean
 
 $(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,11 @@ bench-cluster: $(BIN)/puzzlesat
 # the jig's compiled search on 1, 2, ... cores, and a projection to 16 from its parts' times (about 10 minutes)
 bench-cores: $(BIN)/puzzlesat
 	$(BIN)/python bench/jig_cores.py
+
+# formula files against the cadical binary and a six-line PySAT script (CNFgen makes the formulas)
+bench-cnf: $(BIN)/puzzlesat
+	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/python bench/cnf_curve.py
 
 # whole processes of this tree against an earlier revision, e.g. `make bench-compare REV=e834fbc`
 bench-compare: $(BIN)/puzzlesat

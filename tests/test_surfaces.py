@@ -173,7 +173,11 @@ def test_count_on_the_command_line_and_the_api(name, tmp_path, run_cli):
         return
     assert code == 0, err
     api = puzzlesat.count(puzzle, instance_of(name, tmp_path))
-    assert dict(api.answers) == report["answers"] and api.counted_by == report["method"]
+    assert dict(api.answers) == report["answers"]
+    # the default count races enumeration against a counter once enumeration has run a while: on a formula
+    # near that while, either may answer, on either surface (the answer is the same, as asserted above)
+    raced = {"enumeration", "probabilistically exact counter"}
+    assert api.counted_by == report["method"] or {api.counted_by, report["method"]} <= raced
     first = next(iter(report["answers"].values()))
     assert (first > 0) == (solved(name)["status"] == "SAT")
 

@@ -1,0 +1,82 @@
+"""The bulk DIMACS reader (``formats.dimacs._bulk_clauses``, for large files) reads every file exactly as
+the line-by-line reader does: the same formula, or, for a file it cannot take, the same error, because it
+hands every file it is unsure of to the line reader. Random files of every spelling the line reader
+knows, good and broken, read both ways."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puzzlesat.core.errors import PuzzleFormatError
+from puzzlesat.formats import dimacs
+
+SPELLINGS = ["plain", "comment_head", "comment_body", "percent", "spanning", "plus", "glued_minus",
+             "long_number", "open_clause", "empty_clause", "tabs_crlf", "clause_before_header", "two_headers",
+             "projection", "unicode_digit", "beyond_header", "float", "trailing_blank", "no_clauses"]
+
+
+def random_file(rng: random.Random, spelling: str) -> str:
+    variables = rng.randint(1, 30)
+    clauses = [[rng.choice((-1, 1)) * rng.randint(1, variables) for _ in range(rng.randint(1, 4))]
+               for _ in range(rng.randint(0 if spelling == "no_clauses" else 1, 40))]
+    if spelling == "no_clauses":
+        clauses = []
+    lines = [" ".join(map(str, clause)) + " 0" for clause in clauses]
+    head = [f"p cnf {variables} {len(clauses)}"]
+    if spelling == "comment_head":
+        head.insert(0, "c made by hand")
+    if spelling == "projection":
+        head.insert(0, f"c p show {' '.join(str(v) for v in range(1, variables + 1, 2))} 0")
+    if spelling == "comment_body" and lines:
+        lines.insert(rng.randrange(len(lines) + 1), "c in the middle")
+    if spelling == "percent":
+        lines += ["%", "0", ""]
+    if spelling == "spanning" and lines:
+        lines[0] = lines[0].replace(" ", "\n", 1)
+    if spelling == "empty_clause":
+        lines.insert(rng.randrange(len(lines) + 1), "0")
+    if spelling == "trailing_blank":
+        lines += ["", "   "]
+    broken = {"plus": ("1 ", "+1 "), "glued_minus": (" -", "-"), "long_number": ("1 ", "12345678901 "),
+              "unicode_digit": ("1 ", "\u0661 "), "float": (" 0", " 0.0"),
+              "beyond_header": ("1 ", f"{variables + 5} ")}
+    if spelling in broken and lines:
+        old, new = broken[spelling]
+        at = rng.randrange(len(lines))
+        lines[at] = lines[at].replace(old, new, 1) if old in lines[at] else new + lines[at]
+    if spelling == "open_clause" and lines:
+        lines[-1] = lines[-1].removesuffix(" 0")
+    if spelling == "clause_before_header":
+        head.insert(0, "1 -2 0")
+    if spelling == "two_headers":
+        lines.append(head[-1])
+    text = "\n".join(head + lines) + "\n"
+    return text.replace("\n", "\r\n").replace(" ", "\t") if spelling == "tabs_crlf" else text
+
+
+def read(text: str) -> object:
+    try:
+        return dimacs.parse_dimacs(text, "f.cnf")
+    except PuzzleFormatError as error:
+        return f"error: {error}"
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_bulk_and_line_readers_agree(monkeypatch, spelling):
+    rng = random.Random(spelling)
+    for _ in range(40):
+        text = random_file(rng, spelling)
+        monkeypatch.setattr(dimacs, "BULK_SIZE", 1 << 62)
+        by_line = read(text)
+        monkeypatch.setattr(dimacs, "BULK_SIZE", 0)
+        assert read(text) == by_line, text
+
+
+def test_the_bulk_reader_takes_plain_files_and_hands_on_the_rest():
+    """It must be used where it can be (else this test and the speed are for nothing), and never where
+    a fault needs its line and column."""
+    assert dimacs._bulk_clauses("c x\np cnf 3 2\n1 -2 0\n3 0\n") is not None
+    for text in ("p cnf 3 1\n1 +2 0\n", "p cnf 3 1\n1 -2\n", "p cnf 3 1\nc mid\n1 0\n", "p cnf 3 1\n1-2 0\n",
+                 "1 0\np cnf 3 1\n", "p cnf 3 1\n99999999999999999999 0\n"):
+        assert dimacs._bulk_clauses(text) is None, text
