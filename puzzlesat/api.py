@@ -109,7 +109,7 @@ def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: st
     formula: PuzzleCNF | PuzzleWCNF
     if built.soft:
         formula = PuzzleWCNF()
-        formula.extend(built.clauses)
+        formula.extend(list(clause) for clause in built.clauses)
         for clause, weight in built.soft:
             formula.append(clause, weight=weight)
         if built.cost_offset:  # the fixed part of the cost, broken in every model
@@ -117,7 +117,7 @@ def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: st
             formula.append([-fixed])
             formula.append([fixed], weight=built.cost_offset)
     else:
-        formula = PuzzleCNF(from_clauses=built.clauses)
+        formula = PuzzleCNF(from_clauses=[list(clause) for clause in built.clauses])
     formula.puzzlesat = (spec, instance, built)
     return formula
 

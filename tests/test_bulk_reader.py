@@ -4,7 +4,9 @@ hands every file it is unsure of to the line reader. Random files of every spell
 knows, good and broken, read both ways."""
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -56,10 +58,12 @@ def random_file(rng: random.Random, spelling: str) -> str:
 
 
 def read(text: str) -> object:
+    """The file as read, its clauses as tuples whichever way they are kept; or the error."""
     try:
-        return dimacs.parse_dimacs(text, "f.cnf")
+        formula = dimacs.parse_dimacs(text, "f.cnf")
     except PuzzleFormatError as error:
         return f"error: {error}"
+    return replace(formula, clauses=tuple(map(tuple, formula.clauses)))
 
 
 @pytest.mark.parametrize("spelling", SPELLINGS)
@@ -80,3 +84,45 @@ def test_the_bulk_reader_takes_plain_files_and_hands_on_the_rest():
     for text in ("p cnf 3 1\n1 +2 0\n", "p cnf 3 1\n1 -2\n", "p cnf 3 1\nc mid\n1 0\n", "p cnf 3 1\n1-2 0\n",
                  "1 0\np cnf 3 1\n", "p cnf 3 1\n99999999999999999999 0\n"):
         assert dimacs._bulk_clauses(text) is None, text
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "glucose4", "z3", "external:cadical", "kissat"])
+def test_a_file_read_in_bulk_is_solved_by_every_kind_of_backend(run_cli, monkeypatch, tmp_path, backend):
+    """Solvers are given the flat clauses as read (tuples made as they are asked for), and the checker
+    tests the model on the arrays: a satisfiable and an unsatisfiable random file, each answered as the
+    line reader's copy is."""
+    monkeypatch.setattr(dimacs, "BULK_SIZE", 0)
+    rng = random.Random(backend)
+    for clauses, expected in ((60, "SAT"), (400, "UNSAT")):
+        path = tmp_path / f"r{clauses}.cnf"
+        lines = [" ".join(str(rng.choice((-1, 1)) * rng.randint(1, 20)) for _ in range(3)) + " 0"
+                 for _ in range(clauses)]
+        path.write_text(f"p cnf 20 {clauses}\n" + "\n".join(lines) + "\n")
+        code, out, err = run_cli("solve", "cnf", str(path), "--backend", backend, "--json", "-q")
+        assert json.loads(out)["status"] == expected, (backend, err)
+
+
+@pytest.mark.parametrize("backend", ["d4", "ganak", "glucose4"])
+def test_a_file_read_in_bulk_is_counted(run_cli, monkeypatch, tmp_path, backend):
+    monkeypatch.setattr(dimacs, "BULK_SIZE", 0)
+    path = tmp_path / "f.cnf"
+    path.write_text("p cnf 6 3\n1 2 0\n-3 4 0\n5 -6 1 0\n")
+    code, out, err = run_cli("count", "cnf", str(path), "--backend", backend, "-q")
+    assert out.splitlines()[0] == "solutions: 33", (backend, out, err)  # as brute force counts below
+    assert sum(1 for bits in range(64) if all(
+        any((bits >> (abs(lit) - 1) & 1) == (lit > 0) for lit in clause)
+        for clause in ((1, 2), (-3, 4), (5, -6, 1)))) == 33
+
+
+def test_the_checker_names_the_clauses_a_model_breaks_as_the_line_reader_does():
+    text = "p cnf 4 4\n1 2 0\n-1 0\n0\n3 -4 0\n"
+    monkeypatch = pytest.MonkeyPatch()
+    from puzzlesat.encoders.cnf import falsified
+
+    by_line = falsified(dimacs.parse_dimacs(text, "f").clauses, (-1, -2, -3, 4))
+    monkeypatch.setattr(dimacs, "BULK_SIZE", 0)
+    in_bulk = dimacs.parse_dimacs(text, "f").clauses
+    monkeypatch.undo()
+    assert type(in_bulk).__name__ == "FlatClauses"
+    assert falsified(in_bulk, (-1, -2, -3, 4)) == by_line == [
+        "clause 1 (1 2 0) is false", "clause 3 ( 0) is false", "clause 4 (3 -4 0) is false"]

@@ -12,11 +12,22 @@ from pathlib import Path
 
 import pytest
 
+from puzzlesat.formats import dimacs
 from tests.test_round_trip import tool
 
 CORPUS = Path(__file__).parent / "formulas"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
 FILES = sorted(EXPECTED)
+
+
+@pytest.fixture(autouse=True, params=["line reader", "bulk reader"])
+def reader(request, monkeypatch):
+    """Every test twice: files read line by line (as small files are), and read in bulk where they can
+    be (as files from a megabyte are: :func:`puzzlesat.formats.dimacs._bulk_clauses`), so that every
+    surface meets both kinds of clause list."""
+    if request.param == "bulk reader":
+        monkeypatch.setattr(dimacs, "BULK_SIZE", 0)
+    return request.param
 
 
 def as_the_tools_read_it(path: Path, tmp_path: Path) -> Path:
@@ -205,7 +216,7 @@ def test_a_planted_reader_fault_is_caught_by_crosscheck(run_cli, monkeypatch, tm
 
     def faulty(text, path, weighted=False):
         formula = parse_dimacs(text, path, weighted)
-        clauses = formula.clauses[:-1] if fault == "drop" else formula.clauses + ((),)
+        clauses = tuple(formula.clauses)[:-1] if fault == "drop" else (*formula.clauses, ())
         return replace(formula, clauses=clauses)
 
     monkeypatch.setattr(cnf, "parse_dimacs", faulty)

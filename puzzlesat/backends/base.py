@@ -120,7 +120,7 @@ class Session(ABC):
 
     def sent(self) -> list[list[int]]:
         """The clauses this session has been given: the encoding's and every one added since."""
-        return self.encoding.clauses + self.added
+        return [list(clause) for clause in self.encoding.clauses] + self.added
 
     def certified(self, proof: bytes | str | list[str], sent: list[list[int]] | None = None) -> Certificate:
         """The certificate of the UNSAT answer just given, from its proof: checked against the clauses

@@ -29,7 +29,7 @@ class GanakBackend(CounterBackend):
         from pyganak import Counter
         from pysat.solvers import Solver
 
-        with Solver(name=SAT_FIRST, bootstrap_with=encoding.clauses) as sat:
+        with Solver(name=SAT_FIRST, bootstrap_with=encoding.pysat_clauses()) as sat:
             if not sat.solve():
                 return 0
 

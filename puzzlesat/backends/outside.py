@@ -70,6 +70,6 @@ class ExternalCountBackend(ExternalBackend):
     def count_each(self, encoding: Encoding, queries: list[list[int]], deadline: Deadline = UNLIMITED) -> list[int]:
         """One run per query, the query's literals added as unit clauses."""
         return [self.count(Encoding("cnf", encoding.name, encoding.options, pool=encoding.pool,
-                                    clauses=encoding.clauses + [[lit] for lit in query], show=encoding.show,
+                                    clauses=[*encoding.clauses, *([lit] for lit in query)], show=encoding.show,
                                     show_determines_all=encoding.show_determines_all), deadline)
                 for query in queries]

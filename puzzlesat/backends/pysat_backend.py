@@ -80,7 +80,7 @@ class PysatSession(Session):
         self.solver: Solver | None = self._new_solver() if backend.incremental else None
 
     def _new_solver(self) -> Solver:
-        solver = Solver(name=self.backend.solver_name, bootstrap_with=self.encoding.clauses)
+        solver = Solver(name=self.backend.solver_name, bootstrap_with=self.encoding.pysat_clauses())
         if self.encoding.decide_false_first:
             try:
                 solver.set_phases([-var for var in range(1, self.num_vars + 1)])

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from ..core.encoding import Encoding
 from ..core.errors import SolverTimeout
@@ -14,7 +15,7 @@ from ..core.timing import UNLIMITED, Deadline
 from .base import Backend, Capability, Session
 
 
-def cnf_to_smtlib(clauses: list[list[int]]) -> str:
+def cnf_to_smtlib(clauses: Sequence[Sequence[int]]) -> str:
     """CNF as SMT-LIB2 assertions over Booleans ``x<id>``; Z3 parses this text in C, far faster than
     building one Python object per literal."""
     used = sorted({abs(lit) for clause in clauses for lit in clause})

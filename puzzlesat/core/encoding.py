@@ -13,10 +13,10 @@ enumeration and counting never multiply solutions through auxiliary variables.
 from __future__ import annotations
 
 import copyreg
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pysat.formula import IDPool
 
@@ -34,7 +34,8 @@ class Encoding:
     name: str = ""
     options: EncoderOptions = field(default_factory=EncoderOptions)
     pool: IDPool | None = None
-    clauses: list[list[int]] = field(default_factory=list)
+    #: lists as encoders build them, or a formula file's clauses as read (:mod:`.clauses`): read-only here
+    clauses: Sequence[Sequence[int]] = field(default_factory=list)
     show: list[int] = field(default_factory=list)
     #: shown variables that no clause names and no id stands for (a formula file's declared variables
     #: past its last used one): each doubles every count, so a count is multiplied by 2**free_shown
@@ -69,6 +70,11 @@ class Encoding:
     #: reads them back
     info: dict[str, Any] = field(default_factory=dict)
 
+    def pysat_clauses(self) -> Iterable[list[int]]:
+        """The clauses as PySAT's functions are annotated to take them (lists): they take any sequence
+        of ints, and a formula file's clauses are tuples made as they are read (:mod:`.clauses`)."""
+        return cast("Iterable[list[int]]", self.clauses)
+
     @property
     def variables(self) -> IDPool:
         """The pool of a CNF encoding: the map between meanings and variable ids (SMT has none)."""
@@ -90,7 +96,7 @@ class Encoding:
     def with_units(self, literals: Sequence[int]) -> Encoding:
         """A copy with ``literals`` added as unit clauses (a cube, a counting query): no longer the
         original file's formula, so an outside solver gets it written out."""
-        return replace(self, clauses=self.clauses + [[lit] for lit in literals], original_file=None)
+        return replace(self, clauses=[*self.clauses, *([lit] for lit in literals)], original_file=None)
 
     @property
     def declared_vars(self) -> int:

@@ -59,7 +59,7 @@ def split(encoding: Encoding, depth: int, solver: str = "glucose4") -> Cubes:
     order = [v for v in encoding.order if v in shown] or list(dict.fromkeys(encoding.show))
     open_cubes: list[tuple[int, ...]] = []
     refuted: list[tuple[int, ...]] = []
-    with Solver(name=solver, bootstrap_with=encoding.clauses) as oracle:
+    with Solver(name=solver, bootstrap_with=encoding.pysat_clauses()) as oracle:
         pending: list[tuple[int, ...]] = [()]
         while pending:
             cube = pending.pop()

@@ -210,7 +210,7 @@ def _rc2(encoding: Encoding, method: Rc2, backend: Backend, deadline: Deadline) 
     solver = backend.pysat_solver
     assert solver is not None, "Rc2.takes admits PySAT backends only"
     wcnf = WCNF()
-    wcnf.extend(encoding.clauses)
+    wcnf.extend(encoding.pysat_clauses())
     for clause, weight in encoding.soft:
         wcnf.append(clause, weight=weight)
     # nothing to stratify without soft clauses (all of a file's were empty: its cost is fixed), and

@@ -34,7 +34,7 @@ def solvable(burrow: Burrow) -> bool:
     from .events import encode_events
     from .instance import parse
     parts = parse(burrow.draw(), "generated", unfold_part2=burrow.types == 4).burrows
-    with Solver(name="glucose4", bootstrap_with=encode_events(parts).clauses) as solver:
+    with Solver(name="glucose4", bootstrap_with=encode_events(parts).pysat_clauses()) as solver:
         return solver.solve() is True
 
 

@@ -11,11 +11,13 @@ reader of its own (:mod:`.reference`) and walks every assignment of the header's
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self
 
 from ...core.bundled import located
+from ...core.clauses import FlatClauses
 from ...core.encoding import Encoding
 from ...core.errors import NotApplicable, PuzzlesatError
 from ...core.model import CnfModel, SmtModel
@@ -128,10 +130,8 @@ def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = 
         return [lit + offset if lit > 0 else lit - offset for lit in clause]
 
     weighed = formula.soft if soft else ()
-    # numbered as in the file (a new pool): the file's clauses themselves, not copies (10^6 clauses: 1 s);
-    # no step changes a clause in place, and every reader takes a tuple as it takes a list
-    clauses = (cast("list[list[int]]", list(formula.clauses)) if offset == 0 else
-               [moved(c) for c in formula.clauses])
+    # numbered as in the file (a new pool): the file's clauses themselves, not copies (10^6 clauses: 1 s)
+    clauses = formula.clauses if offset == 0 else [moved(c) for c in formula.clauses]
     return FileEncoding("cnf", pool=vpool, clauses=clauses,
                         soft=[(moved(c), w) for c, w in weighed if c],
                         cost_offset=sum(w for c, w in weighed if not c),
@@ -158,11 +158,15 @@ def file_model(encoding: Encoding, model: CnfModel | SmtModel, num_vars: int) ->
     return tuple(v if model.value(encoding.offset + v) else -v for v in range(1, num_vars + 1))
 
 
-def falsified(clauses: tuple[tuple[int, ...], ...], literals: tuple[int, ...]) -> list[str]:
-    """Every clause the model makes false (the checker, from the file alone)."""
-    true = set(literals)
-    return [f"clause {number} ({' '.join(map(str, clause))} 0) is false"
-            for number, clause in enumerate(clauses, 1) if true.isdisjoint(clause)]  # (in C: 10^6 clauses 0.1 s)
+def falsified(clauses: Sequence[tuple[int, ...]], literals: tuple[int, ...]) -> list[str]:
+    """Every clause the model makes false (the checker, from the file alone): over a large file's flat
+    arrays at once, else clause by clause (``isdisjoint`` in C)."""
+    if isinstance(clauses, FlatClauses):
+        broken = clauses.falsified([lit for lit in literals if lit > 0], len(literals))
+    else:
+        true = set(literals)
+        broken = [index for index, clause in enumerate(clauses) if true.isdisjoint(clause)]
+    return [f"clause {index + 1} ({' '.join(map(str, clauses[index]))} 0) is false" for index in broken]
 
 
 def require_walkable(num_vars: int, source: str) -> None:
