@@ -83,6 +83,7 @@ bench-family: $(BIN)/puzzlesat
 
 # counts from 1 to 3.1 million solutions: enumeration, the exact counters and the default race (about 15 minutes)
 bench-count: $(BIN)/puzzlesat
+	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/count_family.py
 
 # cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the 10x10 projection

@@ -6,7 +6,9 @@ moment, then a race of the enumeration and Ganak).
 The family: random aquariums (the differential tests' generator, fixed seeds picked for counts a decade
 apart), aquariums of one-cell regions whose every row and column holds k water cells (0-1 matrices with
 those sums: structured, hard for a counter), blank-tile jigsaws (every arrangement fits), and one
-aquarium as a DIMACS file (`count cnf`). Each method in a forked child under its own limit; medians of
+aquarium as a DIMACS file (`count cnf`), and formulas from an outside generator, CNFgen (pigeonhole,
+parity, perfect matchings, random 3-SAT below the threshold: ``pip install 'puzzlesat[bench]'``).
+Each method in a forked child under its own limit; medians of
 3 runs, 1 run where the first took over 10 s. Writes its section of BENCHMARKS.md.
 
     .venv/bin/python bench/count_family.py [--runs 3] [--limit 60]
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +34,7 @@ from puzzlesat.core.errors import PuzzlesatError, SolverTimeout  # noqa: E402
 from puzzlesat.core.timing import Deadline  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.pipeline.request import request  # noqa: E402
-from puzzlesat.pipeline.tasks import count  # noqa: E402
+from puzzlesat.pipeline.tasks import QUICK_ENUMERATION, count  # noqa: E402
 from tests.brute.aquarium import random_aquarium  # noqa: E402  (the differential tests' generator)
 
 #: random aquariums (side, seed) whose counts lie a decade apart (1 to 132,653)
@@ -106,6 +109,21 @@ def cnf_member() -> tuple[str, str, str]:
         return f"cnf: aquarium random {n}x{n} seed {seed} as DIMACS", "cnf", path.read_text()
 
 
+#: CNFgen's arguments for formulas of many models (5,040 to 183,552): no puzzle encoding among them
+OUTSIDE = [("php", "7", "7"), ("parity", "10"), ("parity", "12"), ("matching", "grid", "6", "6"),
+           ("--seed", "1", "randkcnf", "3", "40", "100"), ("--seed", "2", "randkcnf", "3", "60", "200")]
+
+
+def outside_members() -> list[tuple[str, str, str]]:
+    """The CNFgen formulas, as ``count cnf`` reads them."""
+    cnfgen = Path(sys.executable).parent / "cnfgen"
+    if not cnfgen.exists():
+        raise SystemExit("bench/count_family.py: CNFgen is missing: pip install 'puzzlesat[bench]' (make bench-count)")
+    return [(f"cnf: cnfgen {' '.join(arguments)}", "cnf",
+             subprocess.run([str(cnfgen), "-q", *arguments], check=True, capture_output=True, text=True).stdout)
+            for arguments in OUTSIDE]
+
+
 def _ratio(cells: list[tuple[str, int | None, str]]) -> float | None:
     """The default's time over the faster single method's (None when no single method answered)."""
     def seconds(cell: tuple[str, int | None, str]) -> float | None:
@@ -141,7 +159,7 @@ def main() -> None:
     args = parser.parse_args()
     rows: list[str] = []
     ratios: list[float] = []
-    members = [(name, puzzle, text) for name, puzzle, text in family()] + [cnf_member()]
+    members = [(name, puzzle, text) for name, puzzle, text in family()] + [cnf_member(), *outside_members()]
     for name, puzzle, text in members:
         cells = [measured(puzzle, text, backend, args.runs, args.limit if backend else 2 * args.limit)
                  for backend in METHODS.values()]
@@ -154,7 +172,8 @@ def main() -> None:
              f"Seconds per count (whole count in a forked child; median of {args.runs}, one run past 10 s; "
              f"limit {args.limit:g} s, the default {2 * args.limit:g} s). Enumeration: CaDiCaL 1.9.5, every "
              "solution checked. D4 refuses aquarium's formula (auxiliary variables the shown ones do not "
-             "determine). Default: `count` with no backend named, which enumerates alone for 0.25 s, then "
+             "determine). Default: `count` with no backend named, which enumerates alone for "
+             f"{QUICK_ENUMERATION:g} s, then "
              "races the enumeration against Ganak; the last column is the method that answered.", "",
              "| instance | solutions | enumeration s | ganak s | d4 s | default s | default / faster | "
              "default answered by |", "|---|---:|---:|---:|---:|---:|---:|---|", *rows, "", distribution(ratios), ""]

@@ -240,14 +240,18 @@ RACE_NICENESS = 5
 #: how long the puzzle's own search runs alone before the race starts: the family's median jig takes
 #: the plain search 12 ms, and a race's forks cost about 25 ms more
 QUICK_SEARCH = 0.05
-#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to about a
-#: thousand solutions ends within it, the same way every time, and pays for no counter; a longer one
-#: keeps its work (bench/count_family.py)
-QUICK_ENUMERATION = 0.25
+#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to a few
+#: hundred solutions ends within it, the same way every time, and pays for no counter; a longer one keeps
+#: its work (bench/count_family.py). It was 0.25 s: on formulas whose counter answers in 0.1-0.3 s that
+#: made the default count 2.2-3.7x the counter alone; now 1.5-2.2x
+QUICK_ENUMERATION = 0.1
 #: the exact counters a count may race against the enumeration, the first available that takes the
-#: formula: Ganak counts projected on the shown variables, so it takes every encoding; D4 counts every
-#: model, so only an encoding whose shown variables determine the rest (it refuses aquarium's)
-EXACT_COUNTERS = ("ganak", "d4")
+#: formula. D4 counts every model, so it takes only an encoding whose shown variables determine the rest
+#: (a formula file with no projection; it refuses aquarium's); where it does, it was the faster, and it is
+#: exact: CNFgen's pigeonhole 7, parity 10-16, matchings and random 3-SAT took it 0.10-25 s, Ganak
+#: 0.13-29 s (parity 14: 2.0 s against 21.6 s). Ganak counts projected on the shown variables, so it
+#: takes every other encoding
+EXACT_COUNTERS = ("d4", "ganak")
 
 
 def has_own_search(puzzle: Puzzle[Any, Any, Any]) -> bool:

@@ -78,6 +78,7 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
                   options: EncoderOptions | None = None) -> list[WcnfSolution]:
         """The cheapest model, by trying every assignment, on the file as :mod:`~puzzlesat.encoders.cnf.reference`'s
         own reader reads it."""
+        require_walkable(instance.formula.declared, instance.source)  # at once, as the cnf reference
         formula, best = reference.read(instance.text, weighted=True), None
         require_walkable(formula.variables, instance.source)
         for literals in reference.assignments(formula.variables):
