@@ -87,7 +87,7 @@ def test_generated_puzzles_have_exactly_one_solution(size, seed):
     text = generate(size, seed)
     assert generate(size, seed) == text  # same seed, same puzzle
     instance = AQUARIUM.parse(text, "generated")
-    assert instance.n == size
+    assert instance.height == instance.width == size
     report = solve(request(AQUARIUM, "cadical"), instance)
     assert report.checked and report.answers["unique"] is True
     if size <= 10:

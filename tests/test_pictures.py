@@ -46,11 +46,10 @@ def test_aquarium_picture_shows_the_water():
     instance = spec.parse((INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt").read_text(), "x")
     solution = spec.reference(instance, 1)[0]
     picture = spec.picture(instance, solution)
-    grid = instance.n + 1  # the clues' margin and the grid; the legend is below
+    grid = instance.height + 1  # the clues' margin and the grid; the legend is below
     water = [r for r in picture.rects if r.fill == (70, 130, 220) and r.y < grid]
     assert len(water) == sum(map(sum, solution.water))
-    assert [t.text for t in picture.labels if t.y < grid] == [
-        x for pair in zip(map(str, instance.cols), map(str, instance.rows)) for x in pair]
+    assert [t.text for t in picture.labels if t.y < grid] == [*map(str, instance.cols), *map(str, instance.rows)]
 
 
 @pytest.mark.parametrize("starts,game", [((4, 8), Game(target=10)), ((1, 1), Game(target=8, sides=2)),
@@ -130,7 +129,7 @@ def test_pictures_a_person_can_read(puzzle, path, extra):
         assert "sea monster (2)" in texts and "rough water #" in texts and "calm water ." in texts
     if puzzle == "aquarium":  # a legend: what is water, what is dry, what the thick lines and numbers are
         texts = [label.text for label in picture.labels]
-        assert {"water", "dry", "region wall"} <= set(texts) and any(text.startswith("clues:") for text in texts)
+        assert {"water", "dry", "wall"} <= set(texts) and any(text.startswith("clues:") for text in texts)
 
 
 def test_an_explanation_draws_what_each_step_rules_out_and_a_legend():

@@ -48,27 +48,30 @@ def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool
                 chain.append([-previous, var])
             previous = var
         facts.append(Fact(f"region {region} fills level by level", chain, f"region {region} levels"))
-    regions, n = instance.regions, instance.n
-    for r in range(n):
+    regions = instance.regions
+    for r, count in enumerate(instance.rows):
+        if count is None:  # no clue: the row may hold any number of water cells
+            continue
         widths: dict[int, int] = {}
         for region in regions[r]:
             widths[region] = widths.get(region, 0) + 1
         lits = [fill[region, r] for region in widths]
-        facts.append(Fact(f"row {r + 1} count ({instance.rows[r]})", PBEnc.equals(
-            lits=lits, weights=list(widths.values()), bound=instance.rows[r], vpool=pool, encoding=pb_type).clauses,
-            f"row {r + 1}: {instance.rows[r]}"))
-    for c in range(n):
-        lits = [fill[regions[r][c], r] for r in range(n)]
-        facts.append(Fact(f"column {c + 1} count ({instance.cols[c]})",
-                          CardEnc.equals(lits, bound=instance.cols[c], vpool=pool, encoding=card).clauses,
-                          f"col {c + 1}: {instance.cols[c]}"))
+        facts.append(Fact(f"row {r + 1} count ({count})", PBEnc.equals(
+            lits=lits, weights=list(widths.values()), bound=count, vpool=pool, encoding=pb_type).clauses,
+            f"row {r + 1}: {count}"))
+    for c, count in enumerate(instance.cols):
+        if count is None:
+            continue
+        lits = [fill[regions[r][c], r] for r in range(instance.height)]
+        facts.append(Fact(f"column {c + 1} count ({count})",
+                          CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses,
+                          f"col {c + 1}: {count}"))
     names = {var: " ".join(f"r{r + 1}c{c + 1}" for r, c in where) for var, where in cells.items()}
-    walls = tuple((r, c, r + dr, c + dc) for r in range(n) for c in range(n) for dr, dc in ((0, 1), (1, 0))
-                  if r + dr < n and c + dc < n and regions[r][c] != regions[r + dr][c + dc])
+    walls = tuple((r, c, r2, c2) for (r, c), (r2, c2) in sorted(instance.wall_set))
     return Facts(facts, cells, names, ("dry", "water"), walls=walls)
 
 
 def decode_cnf(instance: AquariumInstance, encoding: Encoding, model: CnfModel) -> tuple[tuple[bool, ...], ...]:
     pool = encoding.variables
     return tuple(tuple(model.value(pool.obj2id[("fill", instance.regions[r][c], r)])
-                       for c in range(instance.n)) for r in range(instance.n))
+                       for c in range(instance.width)) for r in range(instance.height))

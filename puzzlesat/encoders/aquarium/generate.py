@@ -69,7 +69,7 @@ class _Layout:
                      for r in range(n))
         rows = tuple(sum(self.wet[r * n:(r + 1) * n]) for r in range(n))
         cols = tuple(sum(self.wet[r * n + c] for r in range(n)) for c in range(n))
-        return AquariumInstance(n, cols, rows, grid)
+        return AquariumInstance(n, n, cols, rows, grid)
 
     def merge(self, cell: int, rng: random.Random, members: dict[int, list[int]]) -> None:
         """Merge the region of ``cell`` with a neighbouring region, preferring one whose intended water
@@ -192,7 +192,7 @@ PROOF_CARDINALITY = "kmtotalizer"
 def _proven_unique(instance: AquariumInstance, layout: _Layout) -> bool:
     """The SAT solver's word: UNSAT once the intended solution is blocked."""
     encoding = encode_cnf(instance, AquariumOptions(cardinality=PROOF_CARDINALITY))
-    n = instance.n
+    n = instance.width  # generated grids are square
     with get_backend(DEFAULT_BACKEND).open(encoding) as session:
         session.add_clause([-v if layout.wet[row * n + instance.regions[row].index(region)] else v
                             for v in encoding.show for _, region, row in [encoding.variables.obj(v)]])

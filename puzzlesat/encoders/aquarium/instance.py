@@ -9,17 +9,40 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ...core.errors import PuzzleFormatError
+from ...core.errors import PuzzleFormatError, PuzzlesatError
 
 
 @dataclass(frozen=True)
 class AquariumInstance:
-    n: int
-    cols: tuple[int, ...]
-    rows: tuple[int, ...]
+    """A grid of ``height`` rows and ``width`` columns split into regions by walls, with the water cells
+    of each column and row given or not (None: no clue)."""
+
+    height: int
+    width: int
+    #: water cells of each column, left to right, and of each row, top to bottom; None where no clue is given
+    cols: tuple[int | None, ...]
+    rows: tuple[int | None, ...]
     #: region id of every cell, ``regions[r][c]``
     regions: tuple[tuple[int, ...], ...]
+    #: the walls, each as the pair of cells it separates ``((r, c), (r2, c2))`` with (r2, c2) right of or
+    #: below (r, c); None: exactly the walls between different regions (a task string has no others, a
+    #: puzz.link grid may have a wall inside a region)
+    walls: frozenset[tuple[tuple[int, int], tuple[int, int]]] | None = None
     source: str = field(default="", compare=False)
+
+    @cached_property
+    def wall_set(self) -> frozenset[tuple[tuple[int, int], tuple[int, int]]]:
+        """Every wall inside the grid (its edge is a wall too, not listed)."""
+        if self.walls is not None:
+            return self.walls
+        grid = self.regions
+        return frozenset(((r, c), (r + dr, c + dc)) for r in range(self.height) for c in range(self.width)
+                         for dr, dc in ((0, 1), (1, 0)) if r + dr < self.height and c + dc < self.width
+                         and grid[r][c] != grid[r + dr][c + dc])
+
+    def open_between(self, a: tuple[int, int], b: tuple[int, int]) -> bool:
+        """Whether water passes between the side-by-side cells ``a`` and ``b`` (no wall between them)."""
+        return (min(a, b), max(a, b)) not in self.wall_set
 
     @cached_property
     def region_rows(self) -> dict[int, dict[int, list[int]]]:
@@ -31,8 +54,18 @@ class AquariumInstance:
         return out
 
     def task_string(self) -> str:
-        counts = "_".join(map(str, self.cols + self.rows))
+        """puzzle-aquarium.com's spelling, which holds square grids with every clue and no wall inside a
+        region only."""
+        if self.height != self.width or None in self.cols + self.rows or self.wall_set != _region_walls(self):
+            raise PuzzlesatError("a puzzle-aquarium.com task string holds square grids with every clue given and "
+                                 "no wall inside a region: write this puzzle as a puzz.link URL")
+        counts = "_".join(str(count) for count in self.cols + self.rows)
         return f"{counts};{','.join(str(g) for line in self.regions for g in line)}"
+
+
+def _region_walls(instance: AquariumInstance) -> frozenset[tuple[tuple[int, int], tuple[int, int]]]:
+    return AquariumInstance(instance.height, instance.width, instance.cols, instance.rows,
+                            instance.regions).wall_set
 
 
 #: at most 9 digits: larger numbers are no grid size or count (and Python refuses over 4,300)
@@ -92,4 +125,4 @@ def parse(text: str, path: str) -> AquariumInstance:
     if sum(cols) != sum(rows):
         raise PuzzleFormatError(path, 1, 1, f"column counts sum to {sum(cols)} but row counts to {sum(rows)}")
     grid = tuple(tuple(regions[r * n:(r + 1) * n]) for r in range(n))
-    return AquariumInstance(n, cols, rows, grid, source=path)
+    return AquariumInstance(n, n, cols, rows, grid, source=path)

@@ -10,29 +10,32 @@ WATER, DRY, GRID, BORDER = (70, 130, 220), (235, 235, 235), (200, 200, 200), (20
 
 
 def picture(instance: AquariumInstance, solution: AquariumSolution) -> Picture:
-    n = instance.n
-    pic = Picture(n + 1.5, n + 1.5)
+    height, width = instance.height, instance.width
+    pic = Picture(width + 1.5, height + 1.5)
     x0 = y0 = 1.0  # one cell of margin for the clues (top: columns, left: rows)
-    for r in range(n):
-        for c in range(n):
+    for r in range(height):
+        for c in range(width):
             if solution.water[r][c]:
                 pic.rect(x0 + c, y0 + r, 1, 1, WATER)
-    for k in range(n + 1):  # thin grid lines
-        pic.rect(x0 + k - 0.01, y0, 0.02, n, GRID)
-        pic.rect(x0, y0 + k - 0.01, n, 0.02, GRID)
-    regions = instance.regions
-    for r in range(n):
-        for c in range(n):
-            if c + 1 < n and regions[r][c] != regions[r][c + 1]:
-                pic.rect(x0 + c + 1 - 0.04, y0 + r - 0.04, 0.08, 1.08, BORDER)
-            if r + 1 < n and regions[r][c] != regions[r + 1][c]:
-                pic.rect(x0 + c - 0.04, y0 + r + 1 - 0.04, 1.08, 0.08, BORDER)
-    for edge in (0, n):
-        pic.rect(x0 + edge - 0.05, y0 - 0.05, 0.1, n + 0.1, BORDER)
-        pic.rect(x0 - 0.05, y0 + edge - 0.05, n + 0.1, 0.1, BORDER)
-    for k in range(n):
-        pic.label(x0 + k + 0.5, 0.5, str(instance.cols[k]))
-        pic.label(0.5, y0 + k + 0.5, str(instance.rows[k]))
-    pic.legend([(WATER, "water"), (DRY, "dry"), (BORDER, "region wall"),
-                (None, "clues: water cells of each row and column")], max(0.3, 0.04 * n))
+    for k in range(width + 1):  # thin grid lines
+        pic.rect(x0 + k - 0.01, y0, 0.02, height, GRID)
+    for k in range(height + 1):
+        pic.rect(x0, y0 + k - 0.01, width, 0.02, GRID)
+    for (r, c), (r2, c2) in instance.wall_set:
+        if c2 > c:  # a wall between side-by-side cells: a vertical stroke
+            pic.rect(x0 + c + 1 - 0.04, y0 + r - 0.04, 0.08, 1.08, BORDER)
+        else:
+            pic.rect(x0 + c - 0.04, y0 + r + 1 - 0.04, 1.08, 0.08, BORDER)
+    for edge in (0, width):
+        pic.rect(x0 + edge - 0.05, y0 - 0.05, 0.1, height + 0.1, BORDER)
+    for edge in (0, height):
+        pic.rect(x0 - 0.05, y0 + edge - 0.05, width + 0.1, 0.1, BORDER)
+    for c, count in enumerate(instance.cols):
+        if count is not None:  # no clue: nothing drawn
+            pic.label(x0 + c + 0.5, 0.5, str(count))
+    for r, count in enumerate(instance.rows):
+        if count is not None:
+            pic.label(0.5, y0 + r + 0.5, str(count))
+    pic.legend([(WATER, "water"), (DRY, "dry"), (BORDER, "wall"),
+                (None, "clues: water cells of each row and column")], max(0.3, 0.04 * max(height, width)))
     return pic

@@ -21,10 +21,11 @@ _Line = tuple[int, list[tuple[int, dict[int, int]]]]
 
 def _lines(instance: AquariumInstance, options: list[list[int]], ids: list[int]) -> list[_Line]:
     index = {g: i for i, g in enumerate(ids)}
-    n, grid = instance.n, instance.regions
+    height, width, grid = instance.height, instance.width, instance.regions
     lines: list[_Line] = []
-    for count, cells in [(instance.rows[r], [(r, c) for c in range(n)]) for r in range(n)] + \
-                        [(instance.cols[c], [(r, c) for r in range(n)]) for c in range(n)]:
+    clued = [(instance.rows[r], [(r, c) for c in range(width)]) for r in range(height)] + \
+            [(instance.cols[c], [(r, c) for r in range(height)]) for c in range(width)]
+    for count, cells in [(count, cells) for count, cells in clued if count is not None]:  # no clue: no line
         rows_of: dict[int, list[int]] = {}
         for r, c in cells:
             rows_of.setdefault(index[grid[r][c]], []).append(r)  # rows ascending: cells go top to bottom
@@ -119,7 +120,8 @@ def solve_reference(instance: AquariumInstance, limit: int | None = 2) -> list[A
         if not open_regions:
             level = {g: dom[0] for g, dom in zip(ids, domains)}
             found.append(AquariumSolution(tuple(
-                tuple(level[instance.regions[r][c]] <= r for c in range(instance.n)) for r in range(instance.n))))
+                tuple(level[instance.regions[r][c]] <= r for c in range(instance.width))
+                for r in range(instance.height))))
             return
         pick = max(open_regions, key=lambda i: len(domains[i]))
         half = len(domains[pick]) // 2

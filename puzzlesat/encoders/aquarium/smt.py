@@ -24,22 +24,25 @@ def encode_smt(instance: AquariumInstance) -> Encoding:
         levels[region] = level
         choices = list(rows) + [max(rows) + 1]
         assertions.append(z3.Or([level == row for row in choices]))
-    n, regions = instance.n, instance.regions
+    regions = instance.regions
 
     def wet(r: int, c: int) -> Any:
         return levels[regions[r][c]] <= r
 
-    for r in range(n):
+    for r, count in enumerate(instance.rows):
+        if count is None:  # no clue
+            continue
         widths: dict[int, int] = {}
-        for c in range(n):
-            widths[regions[r][c]] = widths.get(regions[r][c], 0) + 1
-        assertions.append(z3.Sum([z3.If(levels[g] <= r, w, 0) for g, w in widths.items()]) == instance.rows[r])
-    for c in range(n):
-        assertions.append(z3.Sum([z3.If(wet(r, c), 1, 0) for r in range(n)]) == instance.cols[c])
+        for region in regions[r]:
+            widths[region] = widths.get(region, 0) + 1
+        assertions.append(z3.Sum([z3.If(levels[g] <= r, w, 0) for g, w in widths.items()]) == count)
+    for c, count in enumerate(instance.cols):
+        if count is not None:
+            assertions.append(z3.Sum([z3.If(wet(r, c), 1, 0) for r in range(instance.height)]) == count)
     terms = {("level", region): level for region, level in levels.items()}
     return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(levels.values()))
 
 
 def decode_smt(instance: AquariumInstance, encoding: Encoding, model: SmtModel) -> tuple[tuple[bool, ...], ...]:
     level = {region: model.value(encoding.terms[("level", region)]) for region in instance.region_rows}
-    return tuple(tuple(level[instance.regions[r][c]] <= r for c in range(instance.n)) for r in range(instance.n))
+    return tuple(tuple(level[instance.regions[r][c]] <= r for c in range(instance.width)) for r in range(instance.height))
