@@ -8,7 +8,7 @@ import click
 
 from ..core.encoding import Encoding
 from ..core.errors import PuzzlesatError
-from ..core.files import read_text
+from ..core.files import instance_text, read_text
 from ..core.model import CnfModel, SmtModel
 from ..core.puzzle import Puzzle
 from ..core.result import Status
@@ -46,7 +46,7 @@ def mapped_encoding(spec: Puzzle[Any, Any, Any], file: str, map_path: str, watch
         raise PuzzlesatError(f"{map_path}: the export is of a {varmap.puzzle} puzzle, not {spec.name}")
     if given and given != varmap.reading:
         raise PuzzlesatError(f"{map_path}: the export was read with {varmap.reading or 'no options'}, not {given}")
-    text = read_text(file, spec.max_input_bytes)
+    text = instance_text(spec, file)
     if sha256(text) != varmap.instance_sha256:
         raise PuzzlesatError(f"{map_path}: exported from another instance than {file} (its SHA-256 differs)")
     if varmap.encoding not in spec.encodings:

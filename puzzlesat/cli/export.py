@@ -8,7 +8,7 @@ import click
 
 from ..core.encoding import Encoding
 from ..core.errors import PuzzlesatError
-from ..core.files import publish, read_text, write_text_atomic, writes_a_file
+from ..core.files import instance_text, publish, write_text_atomic, writes_a_file
 from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle
 from ..core.timing import Deadline, Stopwatch
@@ -100,7 +100,7 @@ def command(
     """
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
-    text, chosen = read_text(file, spec.max_input_bytes), reading_given(spec)
+    text, chosen = instance_text(spec, file), reading_given(spec)
     instance = load(spec, file, watch, text, **chosen)
     kind = exported_kind(spec, fmt, kind)
     with watch.phase("encode"):

@@ -23,9 +23,12 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bundled import located
+
+if TYPE_CHECKING:
+    from .puzzle import Puzzle
 from .errors import DiskFull, PuzzlesatError
 from .reporting import announce_temp
 
@@ -42,6 +45,14 @@ def preload_stdin(limit: int | None = MAX_INPUT_BYTES) -> None:
     the command's time and memory limits."""
     global _stdin_text
     _stdin_text = _decode(sys.stdin.buffer.read(-1 if limit is None else limit + 1), "-", limit)
+
+
+def instance_text(puzzle: Puzzle[Any, Any, Any], path: str) -> str:
+    """An instance argument's text: the file's, or the argument itself where the puzzle takes it inline
+    (:meth:`~puzzlesat.core.puzzle.Puzzle.inline`) and no such file exists."""
+    if path != "-" and puzzle.inline(path) and not os.path.lexists(path):
+        return path
+    return read_text(path, puzzle.max_input_bytes)
 
 
 def read_text(path: str, limit: int | None = MAX_INPUT_BYTES) -> str:

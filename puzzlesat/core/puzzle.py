@@ -77,6 +77,11 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     #: line rather than swallowed); None: no cap but ``--max-memory`` (formula files, as large as solvers
     #: take them)
     max_input_bytes: int | None = 64 << 20
+
+    def inline(self, argument: str) -> bool:
+        """Whether a command's instance argument is the puzzle itself, not a file's path (an aquarium's
+        puzz.link URL): read as the file's text when no file of that name exists."""
+        return False
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None
     #: a solve returns one of several solutions, so a cross-check compares solution counts instead

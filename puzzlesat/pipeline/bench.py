@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..backends import get_backend
 from ..core.bundled import located
 from ..core.errors import PuzzlesatError
-from ..core.files import read_text
+from ..core.files import instance_text
 from ..core.puzzle import Puzzle
 from ..core.timing import Stopwatch
 from ..processes.runner import Outcome, run_each
@@ -161,7 +161,7 @@ def run_on(executor: Executor, runs: list[Run], puzzles: dict[str, Puzzle[Any, A
     """Every run as one task on ``executor`` (a Dask cluster), each under ``timeout``: a run past it is a
     TIMEOUT sample, one that fails or whose worker dies an ERROR sample. The instances travel as text,
     so the workers need not see this machine's files."""
-    texts = {run.instance: read_text(run.instance, puzzles[run.puzzle].max_input_bytes) for run in runs}
+    texts = {run.instance: instance_text(puzzles[run.puzzle], run.instance) for run in runs}
     samples = []
     for number, outcome in executor.run([partial(measure, puzzles, run, texts[run.instance]) for run in runs],
                                         timeout):

@@ -14,7 +14,7 @@ from typing import Any
 from ..backends.base import Capability, SolverStatistics
 from ..core.encoding import Encoding
 from ..core.errors import CheckFailed, PuzzlesatError
-from ..core.files import read_text
+from ..core.files import instance_text
 from ..core.model import CnfModel, SmtModel
 from ..core.options import accepts, described, quoted
 from ..core.puzzle import Puzzle, Solution
@@ -35,7 +35,7 @@ def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = Non
     watch = watch or Stopwatch()
     check_reading(puzzle, reading)
     with watch.phase("parse"):
-        return puzzle.parse(read_text(path, puzzle.max_input_bytes) if text is None else text, path, **reading)
+        return puzzle.parse(instance_text(puzzle, path) if text is None else text, path, **reading)
 
 
 def check_reading(puzzle: Puzzle[Any, Any, Any], reading: dict[str, Any]) -> None:

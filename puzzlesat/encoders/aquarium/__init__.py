@@ -13,6 +13,7 @@ from .instance import AquariumInstance
 from .instance import parse as _parse
 from .options import AquariumOptions
 from .solution import AquariumSolution
+from .url import is_url, parse_url
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -44,7 +45,13 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
                                    "shows why.", choices=("easy", "normal", "hard"))),
         _generate)
 
+    def inline(self, argument: str) -> bool:
+        return is_url(argument)
+
     def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
+        """A puzz.link URL (on the command line or in a file) or a puzzle-aquarium.com task string."""
+        if is_url(text):
+            return parse_url(text, "the URL" if text == path else path)
         return _parse(text, path)
 
     def build(self, instance: AquariumInstance, kind: str, options: AquariumOptions, vpool: IDPool) -> Encoding:
@@ -72,8 +79,8 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
 
     def reference(self, instance: AquariumInstance, limit: int | None,
                   options: AquariumOptions | None = None) -> list[AquariumSolution]:
-        from .reference import solve_reference
-        return solve_reference(instance, limit)
+        from .reference import solve_physics_reference, solve_reference
+        return solve_reference(instance, limit) if instance.region_rule else solve_physics_reference(instance, limit)
 
     def picture(self, instance: AquariumInstance, solution: AquariumSolution) -> Picture:
         from .picture import picture

@@ -18,6 +18,7 @@ from ...core.model import CnfModel
 from ...deduction import Fact, Facts
 from .instance import AquariumInstance
 from .options import AquariumOptions
+from .physics import implications
 
 
 def fill_var(pool: IDPool, region: int, row: int) -> int:
@@ -33,7 +34,10 @@ def encode_cnf(instance: AquariumInstance, options: AquariumOptions, pool: IDPoo
 
 def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool) -> Facts:
     """The encoding as the puzzle's facts, each with its clauses (the encoding is their concatenation, in
-    this order): every region's level chain, every row's count, every column's count."""
+    this order): every region's level chain, every row's count, every column's count; under the physics
+    rule, every cell's flow (:mod:`.physics`) in place of the chains."""
+    if not instance.region_rule:
+        return _physics_facts(instance, options, pool)
     card, pb_type = getattr(EncType, options.cardinality), getattr(PBType, options.pb)
     facts: list[Fact] = []
     fill: dict[tuple[int, int], int] = {}
@@ -71,7 +75,33 @@ def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool
     return Facts(facts, cells, names, ("dry", "water"), walls=walls)
 
 
+def _physics_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool) -> Facts:
+    """One variable a cell: each cell's flow (its water implies water beside it, below it and at the tops
+    of its reach: :mod:`.physics`), then the counts, each an exact cardinality over its cells."""
+    card = getattr(EncType, options.cardinality)
+    water = {(r, c): pool.id(("water", r, c)) for r in range(instance.height) for c in range(instance.width)}
+    facts = [Fact(f"water at r{r + 1}c{c + 1} flows", [[-water[r, c], water[other]] for other in implied],
+                  f"r{r + 1}c{c + 1} flows") for (r, c), implied in implications(instance).items() if implied]
+    for r, count in enumerate(instance.rows):
+        if count is not None:
+            lits = [water[r, c] for c in range(instance.width)]
+            facts.append(Fact(f"row {r + 1} count ({count})",
+                              CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses, f"row {r + 1}: {count}"))
+    for c, count in enumerate(instance.cols):
+        if count is not None:
+            lits = [water[r, c] for r in range(instance.height)]
+            facts.append(Fact(f"column {c + 1} count ({count})",
+                              CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses, f"col {c + 1}: {count}"))
+    cells = {var: (cell,) for cell, var in water.items()}
+    names = {var: f"r{r + 1}c{c + 1}" for (r, c), var in water.items()}
+    walls = tuple((r, c, r2, c2) for (r, c), (r2, c2) in sorted(instance.wall_set))
+    return Facts(facts, cells, names, ("dry", "water"), walls=walls)
+
+
 def decode_cnf(instance: AquariumInstance, encoding: Encoding, model: CnfModel) -> tuple[tuple[bool, ...], ...]:
     pool = encoding.variables
+    if not instance.region_rule:
+        return tuple(tuple(model.value(pool.obj2id[("water", r, c)]) for c in range(instance.width))
+                     for r in range(instance.height))
     return tuple(tuple(model.value(pool.obj2id[("fill", instance.regions[r][c], r)])
                        for c in range(instance.width)) for r in range(instance.height))

@@ -28,6 +28,9 @@ class AquariumInstance:
     #: below (r, c); None: exactly the walls between different regions (a task string has no others, a
     #: puzz.link grid may have a wall inside a region)
     walls: frozenset[tuple[tuple[int, int], tuple[int, int]]] | None = None
+    #: puzzle-aquarium.com's rule, one water level per region (True), or water as physics has it: every
+    #: body of water that walls do not part is level on top (False; :mod:`.physics`)
+    region_rule: bool = True
     source: str = field(default="", compare=False)
 
     @cached_property
@@ -56,9 +59,10 @@ class AquariumInstance:
     def task_string(self) -> str:
         """puzzle-aquarium.com's spelling, which holds square grids with every clue and no wall inside a
         region only."""
-        if self.height != self.width or None in self.cols + self.rows or self.wall_set != _region_walls(self):
-            raise PuzzlesatError("a puzzle-aquarium.com task string holds square grids with every clue given and "
-                                 "no wall inside a region: write this puzzle as a puzz.link URL")
+        if (self.height != self.width or None in self.cols + self.rows or self.wall_set != _region_walls(self)
+                or not self.region_rule):
+            raise PuzzlesatError("a puzzle-aquarium.com task string holds square grids with every clue given, no "
+                                 "wall inside a region and the region rule: write this puzzle as a puzz.link URL")
         counts = "_".join(str(count) for count in self.cols + self.rows)
         return f"{counts};{','.join(str(g) for line in self.regions for g in line)}"
 

@@ -12,11 +12,14 @@ from typing import Any
 from ...core.encoding import Encoding
 from ...core.model import SmtModel
 from .instance import AquariumInstance
+from .physics import implications
 
 
 def encode_smt(instance: AquariumInstance) -> Encoding:
     import z3
 
+    if not instance.region_rule:
+        return _encode_physics(instance)
     levels = {}
     assertions = []
     for region, rows in instance.region_rows.items():
@@ -43,6 +46,26 @@ def encode_smt(instance: AquariumInstance) -> Encoding:
     return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(levels.values()))
 
 
+def _encode_physics(instance: AquariumInstance) -> Encoding:
+    """The physics rule: a Boolean a cell, and the flow implications of :mod:`.physics`."""
+    import z3
+
+    water = {(r, c): z3.Bool(f"water_{r}_{c}") for r in range(instance.height) for c in range(instance.width)}
+    assertions = [z3.Implies(water[cell], water[other])
+                  for cell, implied in implications(instance).items() for other in implied]
+    for r, count in enumerate(instance.rows):
+        if count is not None:
+            assertions.append(z3.Sum([z3.If(water[r, c], 1, 0) for c in range(instance.width)]) == count)
+    for c, count in enumerate(instance.cols):
+        if count is not None:
+            assertions.append(z3.Sum([z3.If(water[r, c], 1, 0) for r in range(instance.height)]) == count)
+    terms = {("water", *cell): term for cell, term in water.items()}
+    return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(water.values()))
+
+
 def decode_smt(instance: AquariumInstance, encoding: Encoding, model: SmtModel) -> tuple[tuple[bool, ...], ...]:
+    if not instance.region_rule:
+        return tuple(tuple(bool(model.value(encoding.terms[("water", r, c)])) for c in range(instance.width))
+                     for r in range(instance.height))
     level = {region: model.value(encoding.terms[("level", region)]) for region in instance.region_rows}
     return tuple(tuple(level[instance.regions[r][c]] <= r for c in range(instance.width)) for r in range(instance.height))

@@ -1,0 +1,174 @@
+"""Aquarium as puzz.link shares it (issue 48): URLs read and written as pzprjs does (its own test vectors
+and cspuz_core's), every bundled puzzle round-tripped through a URL, malformed URLs refused in one line,
+and on random small rectangles (walls inside rooms, missing clues) both rules held to brute force: the
+CNF and SMT encodings, the checker and the reference each agree with an enumeration of every filling."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from puzzlesat.core.errors import NotApplicable, PuzzleFormatError
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.encoders.aquarium.instance import AquariumInstance
+from puzzlesat.encoders.aquarium.solution import AquariumSolution
+from puzzlesat.encoders.aquarium.url import _rooms, parse_url, to_url
+from puzzlesat.pipeline.request import request
+from puzzlesat.pipeline.tasks import count
+
+from .conftest import INSTANCES
+
+AQUARIUM = get_puzzle("aquarium")
+
+#: (URL, every solution): pzprjs's test/script/aquarium.js (its solved board) and cspuz_core's
+#: aquarium.rs tests (the second has several solutions; its forced cells are checked below)
+VECTORS = [
+    ("https://puzz.link/p?aquarium/4/4/bu8i90/i3213g", [("..##", "..#.", "#.##", "####")]),
+    ("https://puzz.link/p?aquarium/5/4/9lqgfk4/3h12h13", [("#####", "#....", "..#..", "##..#")]),
+]
+
+
+@pytest.mark.parametrize("url,expected", VECTORS)
+def test_the_published_vectors_are_read_solved_and_written_back(url, expected):
+    instance = parse_url(url, "u")
+    assert to_url(instance) == url
+    found = count(request(AQUARIUM, "glucose4"), instance, listing=True)
+    assert sorted(tuple(s.lines()) for s in found.solutions) == expected
+
+
+def test_cspuz_region_rule_vector_forces_what_cspuz_says():
+    """cspuz_core: 'r/5/4/17qgela/l24g' (region rule, rows 2 and 3 clued) leaves rows 1 and 4 open;
+    row 2 is '#...#' and row 3 has water in columns 2 and 4 in every solution."""
+    url = "https://puzz.link/p?aquarium/r/5/4/17qgela/l24g"
+    instance = parse_url(url, "u")
+    assert instance.region_rule and instance.cols == (None,) * 5 and instance.rows == (None, 2, 4, None)
+    assert to_url(instance) == url
+    grids = [s.lines() for s in AQUARIUM.reference(instance, None)]
+    assert len(grids) == 12 and all(g[1] == "#...#" and g[2][1] == g[2][3] == "#" for g in grids)
+    assert len({g[0] for g in grids}) == 2 and len({g[3] for g in grids}) > 1
+
+
+@pytest.mark.parametrize("path", sorted((INSTANCES / "aquarium").glob("*.txt")), ids=lambda p: p.stem)
+def test_every_bundled_aquarium_round_trips_through_a_url(path):
+    instance = AQUARIUM.parse(path.read_text(), str(path))
+    url = to_url(instance)
+    again = parse_url(url, "u")
+    assert to_url(again) == url and again.region_rule
+    assert (again.cols, again.rows, again.wall_set) == (instance.cols, instance.rows, instance.wall_set)
+    assert again.task_string() == instance.task_string() or _same_partition(again.regions, instance.regions)
+
+
+def _same_partition(a, b) -> bool:
+    pairs = {(x, y) for line_a, line_b in zip(a, b) for x, y in zip(line_a, line_b)}
+    return len({x for x, _ in pairs}) == len({y for _, y in pairs}) == len(pairs)
+
+
+@pytest.mark.parametrize("url,where,message", [
+    ("https://puzz.link/p?aquarium/4/4/bu8i90", 39, "ends early"),
+    ("https://puzz.link/p?aquarium/0/4/bu8i90/i3213g", 30, "COLS '0'"),
+    ("https://puzz.link/p?aquarium/4/4/bu8i9/i3213g", 34, "5 border characters"),
+    ("https://puzz.link/p?aquarium/4/4/bu8i9!/i3213g", 39, "'!' is not a border"),
+    ("https://puzz.link/p?aquarium/4/4/bu8i90/i32!3g", 44, "'!' is not a clue"),
+    ("https://puzz.link/p?aquarium/4/4/bu8i90/i3213", 46, "7 clues"),
+    ("https://puzz.link/p?aquarium/4/4/bu8i90/i3213gg", 47, "after the last"),
+    ("https://puzz.link/p?aquarium/4/4/bu8i90/i9213g", 42, "clue 9 is more than its 4 cells"),
+    ("https://puzz.link/p?nurikabe/4/4/bu8i90/i3213g", 21, "not of an aquarium"),
+])
+def test_a_malformed_url_is_refused_in_one_line_naming_where(run_cli, url, where, message):
+    with pytest.raises(PuzzleFormatError) as refused:
+        parse_url(url, "the URL")
+    assert refused.value.col == where and message in str(refused.value)
+    code, out, err = run_cli("solve", "aquarium", url)
+    assert code != 0 and out == "" and len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_other_hosts_and_a_url_in_a_file(run_cli, tmp_path):
+    for host in ("http://pzv.jp/p.html?", "https://puzz.link/p?", "puzz.link/p?"):
+        assert to_url(parse_url(host + "aquarium/4/4/bu8i90/i3213g", "u")) == VECTORS[0][0]
+    path = tmp_path / "p.txt"
+    path.write_text(VECTORS[0][0] + "\n")
+    code, out, _ = run_cli("solve", "aquarium", str(path), "--json")
+    assert code == 0 and json.loads(out)["answers"]["grid"] == list(VECTORS[0][1][0])
+
+
+# --- brute force on random small rectangles ------------------------------------------------------------
+
+def random_instance(rng: random.Random, region_rule: bool) -> AquariumInstance:
+    """Up to 12 cells, walls at random (so rooms of any shape, U's and walls inside a room), clues from
+    a random filling or at random, some of them missing."""
+    height, width = rng.randint(1, 4), rng.randint(1, 4)
+    while height * width > 12:
+        width -= 1
+    pairs = [((r, c), (r, c + 1)) for r in range(height) for c in range(width - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(height - 1) for c in range(width)]
+    walls = frozenset(pair for pair in pairs if rng.random() < 0.45)
+    regions = _rooms(walls, width, height)
+    grid = [[rng.random() < 0.5 for _ in range(width)] for _ in range(height)]
+
+    def clue(actual: int, side: int) -> int | None:
+        return None if rng.random() < 0.25 else actual if rng.random() < 0.8 else rng.randint(0, side)
+
+    cols = tuple(clue(sum(grid[r][c] for r in range(height)), height) for c in range(width))
+    rows = tuple(clue(sum(grid[r]), width) for r in range(height))
+    return AquariumInstance(height, width, cols, rows, regions, walls, region_rule, "random")
+
+
+def brute_force(instance: AquariumInstance) -> list[tuple[str, ...]]:
+    """Every filling that keeps the counts and the rule, the rule stated as cspuz_core states it: water
+    in a cell means water in every cell it reaches through open edges without going above its row
+    (physics), or in every cell of its region not above it (regions)."""
+    height, width = instance.height, instance.width
+    cells = [(r, c) for r in range(height) for c in range(width)]
+
+    def opened(a, b):
+        return (min(a, b), max(a, b)) not in instance.wall_set
+
+    def reached(start):
+        seen, stack = {start}, [start]
+        while stack:
+            y, x = stack.pop()
+            for other in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
+                if other in cells and other[0] >= start[0] and other not in seen and opened((y, x), other):
+                    seen.add(other)
+                    stack.append(other)
+        return seen
+
+    needs = {cell: (reached(cell) if not instance.region_rule else
+                    {o for o in cells if instance.regions[o[0]][o[1]] == instance.regions[cell[0]][cell[1]]
+                     and o[0] >= cell[0]}) for cell in cells}
+    found = []
+    for bits in itertools.product((False, True), repeat=len(cells)):
+        wet = {cell for cell, bit in zip(cells, bits) if bit}
+        if any(instance.rows[r] is not None and sum((r, c) in wet for c in range(width)) != instance.rows[r]
+               for r in range(height)) or any(
+                instance.cols[c] is not None and sum((r, c) in wet for r in range(height)) != instance.cols[c]
+                for c in range(width)):
+            continue
+        if all(needs[cell] <= wet for cell in wet):
+            found.append(tuple("".join("#" if (r, c) in wet else "." for c in range(width)) for r in range(height)))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("region_rule", [False, True], ids=["physics", "regions"])
+def test_both_rules_agree_with_brute_force_on_random_rectangles(region_rule):
+    rng = random.Random(48 + region_rule)
+    for case in range(400):
+        instance = random_instance(rng, region_rule)
+        expected = brute_force(instance)
+        for backend, kind in (("glucose4", "cnf"), ("z3", "smt")):
+            found = count(request(AQUARIUM, backend, encoding=kind), instance, listing=True)
+            assert sorted(tuple(s.lines()) for s in found.solutions) == expected, (case, backend, to_url(instance))
+        assert sorted(tuple(s.lines()) for s in AQUARIUM.reference(instance, None)) == expected, (case, to_url(instance))
+        for bits in itertools.product((False, True), repeat=instance.height * instance.width) if case < 60 else ():
+            lines = ["".join("#" if bits[r * instance.width + c] else "." for c in range(instance.width))
+                     for r in range(instance.height)]  # the checker passes exactly the brute force's fillings
+            verdict = not AQUARIUM.check(instance, AquariumSolution.from_lines(lines))
+            assert verdict == (tuple(lines) in expected), (case, lines, to_url(instance))
+
+
+def test_the_physics_reference_refuses_a_grid_it_cannot_walk():
+    instance = AquariumInstance(5, 5, (None,) * 5, (None,) * 5, ((1,) * 5,) * 5, frozenset(), False, "big")
+    with pytest.raises(NotApplicable):
+        AQUARIUM.reference(instance, 1)
