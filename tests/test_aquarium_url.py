@@ -172,3 +172,19 @@ def test_the_physics_reference_refuses_a_grid_it_cannot_walk():
     instance = AquariumInstance(5, 5, (None,) * 5, (None,) * 5, ((1,) * 5,) * 5, frozenset(), False, "big")
     with pytest.raises(NotApplicable):
         AQUARIUM.reference(instance, 1)
+
+
+def test_pzprjs_board_that_only_physics_allows(run_cli):
+    """pzprjs's test board of 4 columns and 3 rows: water in rows 2-3 of columns 3-4 stands under physics
+    (a wall parts it from the empty left column) and breaks the region rule (the room reaches row 2 of
+    column 1, which is dry). ``--rule`` sets the rule over the URL's."""
+    walls = frozenset({((1, 0), (1, 1)), ((1, 1), (1, 2)), ((2, 0), (2, 1)), ((2, 1), (2, 2)), ((0, 1), (1, 1))})
+    physics = AquariumInstance(3, 4, (None,) * 4, (None,) * 3, _rooms(walls, 4, 3), walls, False, "board")
+    water = AquariumSolution.from_lines(["....", "..##", "..##"])
+    assert AQUARIUM.check(physics, water) == []
+    regions = parse_url(to_url(physics).replace("aquarium/", "aquarium/r/"), "u")
+    assert AQUARIUM.check(regions, water) != []
+    url = to_url(physics)
+    assert run_cli("count", "aquarium", url)[1] != run_cli("count", "aquarium", url, "--rule", "region")[1]
+    code, out, _ = run_cli("count", "aquarium", url, "--rule", "physics", "--json")
+    assert code == 0 and json.loads(out)["answers"]["solutions"] == len(brute_force(physics))

@@ -1,6 +1,7 @@
 """Aquarium (puzzle-aquarium.com): regions fill with water to one level; rows and columns are counted."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...core.declared import Generator, Option
@@ -45,14 +46,20 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
                                    "shows why.", choices=("easy", "normal", "hard"))),
         _generate)
 
+    reading_options = (
+        Option("rule", str, "Which water rule holds, where it is not the input's: 'region' (one level per region, "
+                            "puzzle-aquarium.com's, and a puzz.link URL's with r) or 'physics' (every body of "
+                            "water level on top, a puzz.link URL's without r).", choices=("region", "physics")),)
+
     def inline(self, argument: str) -> bool:
         return is_url(argument)
 
     def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
-        """A puzz.link URL (on the command line or in a file) or a puzzle-aquarium.com task string."""
-        if is_url(text):
-            return parse_url(text, "the URL" if text == path else path)
-        return _parse(text, path)
+        """A puzz.link URL (on the command line or in a file) or a puzzle-aquarium.com task string; the
+        ``rule`` reading option, where given, sets the water rule in place of the input's."""
+        instance = parse_url(text, "the URL" if text == path else path) if is_url(text) else _parse(text, path)
+        rule = reading.get("rule")
+        return instance if rule is None else replace(instance, region_rule=rule == "region")
 
     def build(self, instance: AquariumInstance, kind: str, options: AquariumOptions, vpool: IDPool) -> Encoding:
         if kind == "cnf":
