@@ -52,7 +52,7 @@ def measured(command: list[str]) -> tuple[float, float]:
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode not in (0, 10, 20):  # 10 / 20: a solver binary's SAT / UNSAT
+    if process.returncode not in (0, 1, 10, 20):  # puzzlesat's UNSAT is 1; a solver binary's SAT / UNSAT 10 / 20
         raise SystemExit(f"{' '.join(command)} exited {process.returncode}")
     return seconds, usage.ru_maxrss / 1024
 
