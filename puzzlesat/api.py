@@ -156,15 +156,17 @@ def check(puzzle: str, instance: Any, solution: Solution) -> list[str]:
 
 def solve(puzzle: str, instance: Any, backend: str | None = None, encoding: str | None = None,
           timeout: float | None = None, method: str | None = None, certify: str | None = None,
-          **options: Any) -> Report:
+          forced: bool = False, **options: Any) -> Report:
     """Solve, check and prove as ``puzzlesat solve`` does; the report's ``solution`` passed the checker.
+    With ``forced``, its ``forced`` is what every solution shares (``solve --forced``).
 
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> report = puzzlesat.solve("aquarium", grid, backend="kissat")
     >>> report.status.value, report.answers["unique"], report.checked
     ('SAT', True, True)
     """
-    return _solve(request(get_puzzle(puzzle), backend, encoding, timeout, method, certify, **options), instance)
+    return _solve(request(get_puzzle(puzzle), backend, encoding, timeout, method, certify, forced, **options),
+                  instance)
 
 
 def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | None = None,

@@ -188,3 +188,40 @@ def test_pzprjs_board_that_only_physics_allows(run_cli):
     assert run_cli("count", "aquarium", url)[1] != run_cli("count", "aquarium", url, "--rule", "region")[1]
     code, out, _ = run_cli("count", "aquarium", url, "--rule", "physics", "--json")
     assert code == 0 and json.loads(out)["answers"]["solutions"] == len(brute_force(physics))
+
+
+@pytest.mark.parametrize("region_rule", [False, True], ids=["physics", "regions"])
+def test_forced_cells_are_what_every_brute_force_solution_shares(region_rule):
+    """``solve --forced`` on random rectangles (both rules, clues missing): '#' or '.' exactly where every
+    solution brute force finds agrees, '?' elsewhere; a unique puzzle's is its solution."""
+    import puzzlesat
+
+    rng = random.Random(4800 + region_rule)
+    tried = 0
+    while tried < 150:
+        instance = random_instance(rng, region_rule)
+        expected = brute_force(instance)
+        if not expected:
+            continue
+        tried += 1
+        report = puzzlesat.solve("aquarium", instance, backend=rng.choice(["glucose4", "cadical195"]), forced=True)
+        shared = ["".join(column[0] if len(set(column)) == 1 else "?" for column in zip(*rows))
+                  for rows in zip(*expected)]
+        assert report.forced.lines() == shared, (to_url(instance), expected)
+        if len(expected) == 1:
+            assert report.answers["unique"] and report.forced.lines() == report.solution.lines()
+
+
+def test_forced_on_the_command_line_json_and_refusals(run_cli):
+    from .test_schemas import valid
+
+    url = "https://puzz.link/p?aquarium/r/5/4/17qgela/l24g"
+    code, out, _ = run_cli("solve", "aquarium", url, "--forced", "--json")
+    report = valid(json.loads(out))
+    assert code == 0 and report["forced"] == {"grid": ["?????", "#...#", "?#?#?", "?????"], "forced": 7, "cells": 20}
+    code, out, _ = run_cli("solve", "aquarium", url, "--forced")
+    assert "forced in every solution: 7 of 20 cells" in out and "? # ? # ?" in out
+    for refused in (["dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt"), "--forced"],
+                    ["aquarium", url, "--forced", "--encoding", "smt"]):
+        code, out, err = run_cli("solve", *refused)
+        assert code == 2 and out == "" and "--forced" in err and len(err.strip().splitlines()) == 1

@@ -110,6 +110,9 @@ def _unknown_at_the_limit(params: dict[str, Any]) -> tuple[str, int] | None:
 @method_option
 @certify_option
 @click.option("--steps", is_flag=True, help="Print the state after every move (a puzzle whose solution is a plan).")
+@click.option("--forced", is_flag=True,
+              help="Also find what every solution shares, the cells forced whatever the solution (a puzzle that "
+                   "says so: 'solve --help' per puzzle); the pictures draw it, the cells that differ grey.")
 @click.option("--competition", is_flag=True,
               help="A formula file: print what a SAT-competition / MaxSAT-evaluation solver prints ('s SATISFIABLE', "
                    "'o COST', 'v ... 0') and exit as one does: 10 SAT, 20 UNSAT, 30 optimum, 0 unknown (no answer "
@@ -131,6 +134,7 @@ def command(
     method: str | None,
     certify: str | None,
     steps: bool,
+    forced: bool,
     competition: bool,
     literal_model: bool,
 ) -> None:
@@ -154,12 +158,12 @@ def command(
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading_given(spec))
     spec.task.refuse_options(spec, steps=steps)
-    asked = request(spec, backend, kind, timeout, method, certify, **encoder_options(cardinality, pb))
+    asked = request(spec, backend, kind, timeout, method, certify, forced, **encoder_options(cardinality, pb))
     if competition:
         raise SystemExit(competition_output(spec, asked, instance, watch, literal_model))
     report = solve(asked, instance, watch)
     if report.solution is not None:
-        write_pictures(spec, instance, report.solution, png, svg)
+        write_pictures(spec, instance, report.solution if report.forced is None else report.forced, png, svg)
     if as_json:
         echo_json(report.to_json(), "report")
     else:
@@ -193,6 +197,10 @@ def command(
                         None: "unknown (second search gave no answer)",
                     }[unique]
                 )
+        if report.forced is not None:
+            shared = report.forced.to_json()
+            click.echo(f"forced in every solution: {shared['forced']} of {shared['cells']} cells ('?': differs)")
+            click.echo(report.forced.render())
         for label, status in report.parts.items():
             if status == Status.UNSAT:
                 click.echo(f"{label}: no solution (proven by the solver: UNSAT{certified_note(report, 'unsat')})")

@@ -8,7 +8,7 @@ method) and ``picture``. A puzzle is typed by its instance, its solution and its
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pysat.formula import IDPool
@@ -77,6 +77,13 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     #: line rather than swallowed); None: no cap but ``--max-memory`` (formula files, as large as solvers
     #: take them)
     max_input_bytes: int | None = 64 << 20
+
+    def forced(self, instance: Any, encoding: Encoding, fixed: Mapping[int, bool]) -> Any:
+        """What every solution shares, from the values of the encoding's shown variables that are the same
+        in every model (``fixed``; the others are absent): a partial solution with ``render()``,
+        ``to_json()`` and a ``picture``, or None where the puzzle does not offer it (``solve --forced``
+        is then refused)."""
+        return None
 
     def inline(self, argument: str) -> bool:
         """Whether a command's instance argument is the puzzle itself, not a file's path (an aquarium's

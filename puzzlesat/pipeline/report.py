@@ -66,6 +66,8 @@ class Report:
     #: an instance of independent parts (amphipod's two burrows): each part's own status, by answer label;
     #: ``status`` is SAT when all are, UNSAT when none has a solution, PARTIAL otherwise (see .parts)
     parts: Mapping[str, Status] = field(default_factory=dict)
+    #: ``solve --forced``: what every solution shares (the puzzle's :meth:`~puzzlesat.core.puzzle.Puzzle.forced`)
+    forced: Any = None
     #: draws a solution of this instance (the puzzle's ``picture``), so that a report shows itself in Jupyter
     draw: Callable[[Any], Picture] | None = field(default=None, repr=False, compare=False)
 
@@ -117,6 +119,8 @@ class Report:
             out["stopped"] = self.stopped.to_json()
         if self.raced:
             out["raced"] = list(self.raced)
+        if self.forced is not None:
+            out["forced"] = self.forced.to_json()
         return out
 
     @property

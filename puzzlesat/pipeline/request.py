@@ -42,6 +42,8 @@ class Request:
     #: backend's count, the first to finish answering: set when no backend was named, since then the
     #: question is the count, not what a given solver makes of it
     race_search: bool = False
+    #: ``solve --forced``: also find what every solution shares (:mod:`.forced`)
+    forced: bool = False
 
     def within(self, deadline: Deadline) -> Request:
         """This request under a deadline of its own (a cross-check's method; a forked count that its
@@ -71,14 +73,23 @@ class Request:
 
 def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding: str | None = None,
             timeout: Deadline | float | None = None, method: str | None = None, certify: str | None = None,
-            **options: Any) -> Request:
+            forced: bool = False, **options: Any) -> Request:
     """Resolve names into a :class:`Request`: the task fills in the defaults (the puzzle's measured
     fastest backend, its first encoding, the method tuned for the encoding); ``options`` are the
     puzzle's encoder options by name, refused in one line when the puzzle has no such option. The time
-    limit is a command's :class:`Deadline`, or seconds from now."""
+    limit is a command's :class:`Deadline`, or seconds from now. ``forced``: also find what every
+    solution shares, where the puzzle offers it (refused in one line otherwise)."""
     deadline = timeout if isinstance(timeout, Deadline) else Deadline.after(timeout)
-    return certifying(puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), deadline, method),
-                      certify)
+    resolved = certifying(puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), deadline,
+                                              method), certify)
+    if forced:
+        if type(puzzle).forced is Puzzle.forced or not puzzle.task.counts_solutions:
+            raise PuzzlesatError(f"--forced: {puzzle.name} does not say which cells every solution shares")
+        if resolved.formula_kind != "cnf" or resolved.certify:
+            raise PuzzlesatError("--forced asks a CNF encoding's solver, uncertified: leave out --encoding smt and "
+                                 "--certify")
+        resolved = replace(resolved, forced=True)
+    return resolved
 
 
 #: what ``--certify`` takes

@@ -11,8 +11,11 @@ from functools import partial
 from typing import Any
 
 from ..backends.base import Capability
+from ..core.encoding import Encoding
+from ..core.model import CnfModel, SmtModel
 from ..core.result import Status
 from ..core.timing import Stopwatch
+from .forced import fixed_values
 from .report import Claims, Report
 from .request import Request
 from .steps import checked_solution
@@ -46,19 +49,32 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
         solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
         answers = dict(solution.answers())
         noticed: tuple[str, ...] = ()
+        models = [_true_shown(encoding, first.model)]
         if unique:
             with watch.phase("solve"):
                 second = next(results)
             if second.status == Status.SAT and second.model is not None:
                 other = checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
+                models.append(_true_shown(encoding, second.model))
                 if assumed_unique is not None:
                     noticed = (second_solution_warning(puzzle.name, assumed_unique, answers, other.answers()),)
             if second.status == Status.UNSAT:
                 claims.claim("unique", second.certificate)
             answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
             report = replace(report, solved_by=report.solved_by + (second.backend,))
+    forced = None
+    if request.forced:  # what every solution shares: all of it when the solver proved the solution unique
+        with watch.phase("solve"):
+            fixed = ({v: v in models[0] for v in encoding.show} if answers.get("unique") is True else
+                     fixed_values(backend, encoding, models, deadline))
+        forced = puzzle.forced(instance, encoding, fixed)
     return replace(report, solution=solution, checked=True, answers=answers, certificates=claims.certificates,
-                   noticed=noticed, times=watch.times)
+                   noticed=noticed, times=watch.times, forced=forced)
+
+
+def _true_shown(encoding: Encoding, model: CnfModel | SmtModel) -> set[int]:
+    """The shown variables a model makes true."""
+    return {v for v in encoding.show if model.value(v)}
 
 
 def second_solution_warning(puzzle: str, up_to: str, first: dict[str, Any], second: dict[str, Any]) -> str:

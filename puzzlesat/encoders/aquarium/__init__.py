@@ -1,6 +1,7 @@
 """Aquarium (puzzle-aquarium.com): regions fill with water to one level; rows and columns are counted."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from . import check as _check
 from .instance import AquariumInstance
 from .instance import parse as _parse
 from .options import AquariumOptions
-from .solution import AquariumSolution
+from .solution import AquariumForced, AquariumSolution
 from .url import is_url, parse_url
 
 if TYPE_CHECKING:
@@ -81,6 +82,13 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
         from .cnf import cnf_facts
         return cnf_facts(instance, options, IDPool())
 
+    def forced(self, instance: AquariumInstance, encoding: Encoding, fixed: Mapping[int, bool]) -> AquariumForced:
+        """Each cell's shown variable (its region's row under the region rule, its own under physics)."""
+        ids = encoding.variables.obj2id
+        return AquariumForced(tuple(
+            tuple(fixed.get(ids[("fill", instance.regions[r][c], r) if instance.region_rule else ("water", r, c)])
+                  for c in range(instance.width)) for r in range(instance.height)))
+
     def check(self, instance: AquariumInstance, solution: AquariumSolution) -> list[str]:
         return _check.check(instance, solution)
 
@@ -89,7 +97,7 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
         from .reference import solve_physics_reference, solve_reference
         return solve_reference(instance, limit) if instance.region_rule else solve_physics_reference(instance, limit)
 
-    def picture(self, instance: AquariumInstance, solution: AquariumSolution) -> Picture:
+    def picture(self, instance: AquariumInstance, solution: AquariumSolution | AquariumForced) -> Picture:
         from .picture import picture
         return picture(instance, solution)
 

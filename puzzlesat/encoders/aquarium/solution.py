@@ -26,3 +26,21 @@ class AquariumSolution:
 
     def to_json(self) -> dict[str, Any]:
         return {"grid": self.lines()}
+
+
+@dataclass(frozen=True)
+class AquariumForced:
+    """The cells every solution agrees on (``solve --forced``): water, dry, or None where solutions differ.
+    A unique puzzle's is its whole solution, the answer key."""
+
+    cells: tuple[tuple[bool | None, ...], ...]
+
+    def lines(self) -> list[str]:
+        return ["".join("?" if cell is None else "#" if cell else "." for cell in row) for row in self.cells]
+
+    def render(self, colour: bool = False) -> str:
+        return "\n".join(" ".join(line) for line in self.lines())
+
+    def to_json(self) -> dict[str, Any]:
+        known = sum(cell is not None for row in self.cells for cell in row)
+        return {"grid": self.lines(), "forced": known, "cells": sum(len(row) for row in self.cells)}
