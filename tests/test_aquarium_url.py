@@ -225,3 +225,23 @@ def test_forced_on_the_command_line_json_and_refusals(run_cli):
                     ["aquarium", url, "--forced", "--encoding", "smt"]):
         code, out, err = run_cli("solve", *refused)
         assert code == 2 and out == "" and "--forced" in err and len(err.strip().splitlines()) == 1
+
+
+def test_export_and_generate_write_the_url_that_reads_back(run_cli, tmp_path):
+    path = INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"
+    written = tmp_path / "url.txt"
+    assert run_cli("export", "aquarium", str(path), "--format", "url", "-o", str(written))[0] == 0
+    url = written.read_text()
+    assert url.startswith("https://puzz.link/p?aquarium/r/6/6/") and url.endswith("\n")
+    by_file = json.loads(run_cli("solve", "aquarium", str(path), "--json")[1])
+    by_url = json.loads(run_cli("solve", "aquarium", url.strip(), "--json")[1])
+    assert by_url["answers"] == by_file["answers"] and by_url["source"] == url.strip()
+    assert run_cli("export", "aquarium", url.strip(), "--format", "task", "-o", str(written))[0] == 0
+    assert written.read_text() == path.read_text()
+    generated, plain = tmp_path / "g-url.txt", tmp_path / "g.txt"
+    assert run_cli("generate", "aquarium", "--size", "5", "--seed", "2", "--format", "url", "-o", str(generated))[0] == 0
+    assert run_cli("generate", "aquarium", "--size", "5", "--seed", "2", "-o", str(plain))[0] == 0
+    assert generated.read_text().strip() == to_url(AQUARIUM.parse(plain.read_text(), "g"))
+    code, out, err = run_cli("export", "dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt"), "--format", "url",
+                             "-o", str(written))
+    assert code == 2 and out == "" and "'url' is not one of" in err

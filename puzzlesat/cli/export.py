@@ -71,9 +71,10 @@ def formatted(fmt: str, encoding: Encoding, title: str) -> str:
     type=click.Path(dir_okay=False, allow_dash=True),
     help="Output file ('-' for stdout). A file gets its variable map beside it, OUT.vars.json.",
 )
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="dimacs", show_default=True,
+@click.option("--format", "fmt", default="dimacs", show_default=True,
               help="dimacs (SAT), wcnf (MaxSAT, 2022 format: an optimisation puzzle's soft clauses), wcnf-old (the 'p wcnf' "
-                   "format of clasp and older solvers), mcc (model counting competition), smt2 (SMT-LIB).")
+                   "format of clasp and older solvers), mcc (model counting competition), smt2 (SMT-LIB); or the puzzle "
+                   "itself in a spelling it declares for other tools (url: a puzz.link URL, where the puzzle has one).")
 @encoding_option
 @cnf_options
 @timeout_option
@@ -99,9 +100,15 @@ def command(
       puzzlesat export amphipod instances/aoc/2021-23/example.txt --format wcnf -o burrow.wcnf
     """
     spec = get_puzzle(puzzle)
+    if fmt not in FORMATS and fmt not in spec.spellings:
+        raise click.BadParameter(f"'{fmt}' is not one of {', '.join([*FORMATS, *spec.spellings])} (for {puzzle})",
+                                 param_hint="'--format'")
     watch = Stopwatch()
     text, chosen = instance_text(spec, file), reading_given(spec)
     instance = load(spec, file, watch, text, **chosen)
+    if fmt in spec.spellings:  # the puzzle itself, not a formula: no variable map
+        write_text_atomic(output, spec.spell(instance, fmt) + "\n")
+        return
     kind = exported_kind(spec, fmt, kind)
     with watch.phase("encode"):
         encoding = spec.encode(instance, kind, export_options(spec, fmt, cardinality, pb))

@@ -34,15 +34,26 @@ def generator_of(name: str) -> Generator | None:
 def generator_command(name: str, generator: Generator) -> click.Command:
     """The subcommand of one puzzle's generator: its declared parameters, then --seed, -o and --timeout."""
 
-    def make(seed: int, output: str, timeout: Deadline, **parameters: Any) -> None:
+    from ..encoders import get_puzzle
+
+    spellings = get_puzzle(name).spellings
+
+    def make(seed: int, output: str, timeout: Deadline, spelling: str | None = None, **parameters: Any) -> None:
         report_phase("generate")
         given = {key.split("__", 1)[1]: value for key, value in parameters.items()}
-        write_text_atomic(output, generator.make(seed=seed, deadline=timeout, **given))
+        text = generator.make(seed=seed, deadline=timeout, **given)
+        if spelling is not None:  # the puzzle as another tool spells it
+            puzzle = get_puzzle(name)
+            text = puzzle.spell(puzzle.parse(text, "generated"), spelling) + "\n"
+        write_text_atomic(output, text)
 
     command: click.Command = SupervisedCommand(
         name, callback=make, help=f"{generator.summary}\n\n{generator.description}", short_help=generator.summary,
         params=[DeclaredOption(option, "generator", f"Options of {name}") for option in generator.parameters])
-    for decorate in (seed_option, output_option, timeout_option):
+    extra = [click.option("--format", "spelling", type=click.Choice(spellings),
+                          help="Write the puzzle in this spelling for other tools (url: a puzz.link URL) instead of "
+                               "the puzzle's own file format.")] if spellings else []
+    for decorate in (seed_option, output_option, timeout_option, *extra):
         command = decorate(command)
     return command
 

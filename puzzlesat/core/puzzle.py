@@ -78,6 +78,14 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     #: take them)
     max_input_bytes: int | None = 64 << 20
 
+    #: the spellings of the puzzle itself that :meth:`spell` writes for other tools (an aquarium's
+    #: puzz.link ``url``): ``export --format`` and ``generate --format`` offer them
+    spellings: ClassVar[tuple[str, ...]] = ()
+
+    def spell(self, instance: Any, spelling: str) -> str:
+        """The instance written in one of :attr:`spellings`, as the tool that reads it writes it."""
+        raise NotImplementedError(f"{self.name} declares no spelling {spelling!r}")
+
     def forced(self, instance: Any, encoding: Encoding, fixed: Mapping[int, bool]) -> Any:
         """What every solution shares, from the values of the encoding's shown variables that are the same
         in every model (``fixed``; the others are absent): a partial solution with ``render()``,

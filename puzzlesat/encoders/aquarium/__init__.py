@@ -15,7 +15,7 @@ from .instance import AquariumInstance
 from .instance import parse as _parse
 from .options import AquariumOptions
 from .solution import AquariumForced, AquariumSolution
-from .url import is_url, parse_url
+from .url import is_url, parse_url, to_url
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -52,13 +52,22 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
                             "puzzle-aquarium.com's, and a puzz.link URL's with r) or 'physics' (every body of "
                             "water level on top, a puzz.link URL's without r).", choices=("region", "physics")),)
 
+    #: puzz.link's URL, puzzle-aquarium.com's task string
+    spellings = ("url", "task")
+
+    def spell(self, instance: AquariumInstance, spelling: str) -> str:
+        return to_url(instance) if spelling == "url" else instance.task_string()
+
     def inline(self, argument: str) -> bool:
         return is_url(argument)
 
     def parse(self, text: str, path: str, **reading: Any) -> AquariumInstance:
         """A puzz.link URL (on the command line or in a file) or a puzzle-aquarium.com task string; the
         ``rule`` reading option, where given, sets the water rule in place of the input's."""
-        instance = parse_url(text, "the URL" if text == path else path) if is_url(text) else _parse(text, path)
+        if is_url(text):  # a URL given on the command line is named "the URL" in errors, and is the source
+            instance = replace(parse_url(text, "the URL" if text == path else path), source=path)
+        else:
+            instance = _parse(text, path)
         rule = reading.get("rule")
         return instance if rule is None else replace(instance, region_rule=rule == "region")
 
