@@ -104,8 +104,9 @@ def readme_table() -> dict[str, dict[str, bool]]:
 
 def test_the_readme_table_names_every_surface_and_puzzle():
     table = readme_table()
-    assert set(table) == {"solve", "count", "count --cubes", "export", "decode", "crosscheck", "bench", "generate",
-                          "puzzlesat.solve", "puzzlesat.count", "puzzlesat.encode", "explain", "puzzlesat.explain"}
+    assert set(table) == {"solve", "solve --forced", "count", "count --cubes", "export", "export --format url",
+                          "decode", "crosscheck", "bench", "generate", "puzzlesat.solve", "puzzlesat.count",
+                          "puzzlesat.encode", "explain", "puzzlesat.explain"}
     assert all(set(row) == {case.puzzle for case in CASES.values()} for row in table.values())
 
 
@@ -327,6 +328,34 @@ def test_generate_where_the_table_says(puzzle, run_cli):
         assert code == 0 and "Example" in out
     else:
         one_line_refusal(code, err)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_forced_cells_where_the_table_says(name, tmp_path):
+    """``solve --forced`` (and ``puzzlesat.solve(forced=True)``): what every solution shares; on a unique
+    puzzle, its whole solution."""
+    code, report, err = cli_json(name, "solve", "--forced")
+    if not works("solve --forced", CASES[name].puzzle):
+        one_line_refusal(code, err)
+        return
+    assert code == 0 and report["forced"]["forced"] == report["forced"]["cells"] == sum(
+        len(line) for line in report["forced"]["grid"]) and report["answers"]["unique"], err
+    api = puzzlesat.solve(CASES[name].puzzle, instance_of(name, tmp_path), forced=True)
+    assert api.forced.to_json() == report["forced"]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_url_export_where_the_table_says(name, tmp_path, run_cli):
+    """``export --format url``: the puzzle as puzz.link spells it, which reads back to the same answers."""
+    case = CASES[name]
+    out = tmp_path / "url.txt"
+    code, _, err = run_cli("export", case.puzzle, case.file(tmp_path), *case.flags, "--format", "url", "-o", str(out))
+    if not works("export --format url", case.puzzle):
+        assert code == 2 and "'url' is not one of" in err
+        return
+    assert code == 0, err
+    again = puzzlesat.solve(case.puzzle, puzzlesat.read(case.puzzle, out.read_text().strip()))
+    assert dict(again.answers) == solved(name)["answers"]
 
 
 # ----- defects the matrix found -----------------------------------------------------------------
