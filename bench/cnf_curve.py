@@ -84,7 +84,7 @@ def main() -> None:
                         f"{peak['puzzlesat']:.0f} | {peak['pysat']:.0f} | {peak['cadical']:.0f} | "
                         f"{peak['puzzlesat'] / peak['cadical']:.2f}x |")
             print(rows[-1], flush=True)
-    update_benchmarks([
+    update_benchmarks(["\n".join([
         f"## Formula files at solver speed (bench/cnf_curve.py; whole processes, median of {arguments.runs}, "
         f"alternated; {time.strftime('%Y-%m-%d')})", "",
         "`puzzlesat solve cnf FILE` against the six-line PySAT script (its reader, CaDiCaL 1.9.5) and the cadical "
@@ -93,7 +93,7 @@ def main() -> None:
         "peak memory within 2x cadical's.", "",
         "| family | clauses | puzzlesat s | PySAT script s | cadical s | / script | / cadical | - script s | "
         "puzzlesat MiB | script MiB | cadical MiB | memory / cadical |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", *rows, ""])
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", *rows, ""])])
 
 
 if __name__ == "__main__":

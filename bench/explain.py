@@ -69,12 +69,12 @@ def loaded(load: int, runs: int) -> None:
     finally:
         for process in busy:
             process.terminate()
-    update_benchmarks([
+    update_benchmarks(["\n".join([
         f"## Explaining every 15x15 under load (bench/explain.py --loaded {load}; whole processes, median of "
         f"{runs}; {time.strftime('%Y-%m-%d')})", "",
         f"`puzzlesat explain aquarium` while {load} other processes keep the CPUs busy. Goal (issue 47): "
         "every 15x15 within 10 s.", "",
-        "| instance | median s | slowest s |", "|---|---:|---:|", *rows, ""])
+        "| instance | median s | slowest s |", "|---|---:|---:|", *rows, ""])])
 
 
 def main() -> None:
