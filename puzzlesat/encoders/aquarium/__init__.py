@@ -94,9 +94,14 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
     def forced(self, instance: AquariumInstance, encoding: Encoding, fixed: Mapping[int, bool]) -> AquariumForced:
         """Each cell's shown variable (its region's row under the region rule, its own under physics)."""
         ids = encoding.variables.obj2id
-        return AquariumForced(tuple(
-            tuple(fixed.get(ids[("fill", instance.regions[r][c], r) if instance.region_rule else ("water", r, c)])
-                  for c in range(instance.width)) for r in range(instance.height)))
+        if instance.region_rule:
+            names = {(r, c): ("fill", instance.regions[r][c], r) for r in range(instance.height) for c in range(instance.width)}
+        else:
+            from .physics import vessels
+
+            names = {cell: ("water", *first) for cell, first in vessels(instance)[0].items()}
+        return AquariumForced(tuple(tuple(fixed.get(ids[names[r, c]]) for c in range(instance.width))
+                                    for r in range(instance.height)))
 
     def check(self, instance: AquariumInstance, solution: AquariumSolution) -> list[str]:
         return _check.check(instance, solution)

@@ -18,7 +18,7 @@ from ...core.model import CnfModel
 from ...deduction import Fact, Facts
 from .instance import AquariumInstance
 from .options import AquariumOptions
-from .physics import implications
+from .physics import vessels
 
 
 def fill_var(pool: IDPool, region: int, row: int) -> int:
@@ -76,24 +76,35 @@ def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool
 
 
 def _physics_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool) -> Facts:
-    """One variable a cell: each cell's flow (its water implies water beside it, below it and at the tops
-    of its reach: :mod:`.physics`), then the counts, each an exact cardinality over its cells."""
-    card = getattr(EncType, options.cardinality)
-    water = {(r, c): pool.id(("water", r, c)) for r in range(instance.height) for c in range(instance.width)}
-    facts = [Fact(f"water at r{r + 1}c{c + 1} flows", [[-water[r, c], water[other]] for other in implied],
-                  f"r{r + 1}c{c + 1} flows") for (r, c), implied in implications(instance).items() if implied]
+    """One variable a group of cells that hold water together (:mod:`.physics`): each group's flow (the
+    groups its water implies), then the counts, a row's weighted by each group's width in it (``pysat.pb``,
+    as the region rule's) and a column's an exact cardinality."""
+    card, pb_type = getattr(EncType, options.cardinality), getattr(PBType, options.pb)
+    group, implied = vessels(instance)
+    water = {cell: pool.id(("water", *first)) for cell, first in group.items()}
+    flows: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for a, b in implied:
+        flows.setdefault(a, []).append(b)
+    facts = [Fact(f"water at r{r + 1}c{c + 1} flows", [[-water[r, c], water[other]] for other in others],
+                  f"r{r + 1}c{c + 1} flows") for (r, c), others in flows.items()]
     for r, count in enumerate(instance.rows):
         if count is not None:
-            lits = [water[r, c] for c in range(instance.width)]
-            facts.append(Fact(f"row {r + 1} count ({count})",
-                              CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses, f"row {r + 1}: {count}"))
+            widths: dict[int, int] = {}
+            for c in range(instance.width):
+                widths[water[r, c]] = widths.get(water[r, c], 0) + 1
+            facts.append(Fact(f"row {r + 1} count ({count})", PBEnc.equals(
+                lits=list(widths), weights=list(widths.values()), bound=count, vpool=pool, encoding=pb_type).clauses,
+                f"row {r + 1}: {count}"))
     for c, count in enumerate(instance.cols):
         if count is not None:
             lits = [water[r, c] for r in range(instance.height)]
             facts.append(Fact(f"column {c + 1} count ({count})",
                               CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses, f"col {c + 1}: {count}"))
-    cells = {var: (cell,) for cell, var in water.items()}
-    names = {var: f"r{r + 1}c{c + 1}" for (r, c), var in water.items()}
+    members: dict[int, list[tuple[int, int]]] = {}
+    for cell, var in water.items():
+        members.setdefault(var, []).append(cell)
+    cells = {var: tuple(where) for var, where in members.items()}
+    names = {var: " ".join(f"r{r + 1}c{c + 1}" for r, c in where) for var, where in members.items()}
     walls = tuple((r, c, r2, c2) for (r, c), (r2, c2) in sorted(instance.wall_set))
     return Facts(facts, cells, names, ("dry", "water"), walls=walls)
 
@@ -101,7 +112,8 @@ def _physics_facts(instance: AquariumInstance, options: AquariumOptions, pool: I
 def decode_cnf(instance: AquariumInstance, encoding: Encoding, model: CnfModel) -> tuple[tuple[bool, ...], ...]:
     pool = encoding.variables
     if not instance.region_rule:
-        return tuple(tuple(model.value(pool.obj2id[("water", r, c)]) for c in range(instance.width))
+        group, _ = vessels(instance)
+        return tuple(tuple(model.value(pool.obj2id[("water", *group[r, c])]) for c in range(instance.width))
                      for r in range(instance.height))
     return tuple(tuple(model.value(pool.obj2id[("fill", instance.regions[r][c], r)])
                        for c in range(instance.width)) for r in range(instance.height))

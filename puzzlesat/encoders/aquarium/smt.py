@@ -12,7 +12,7 @@ from typing import Any
 from ...core.encoding import Encoding
 from ...core.model import SmtModel
 from .instance import AquariumInstance
-from .physics import implications
+from .physics import vessels
 
 
 def encode_smt(instance: AquariumInstance) -> Encoding:
@@ -50,9 +50,9 @@ def _encode_physics(instance: AquariumInstance) -> Encoding:
     """The physics rule: a Boolean a cell, and the flow implications of :mod:`.physics`."""
     import z3
 
-    water = {(r, c): z3.Bool(f"water_{r}_{c}") for r in range(instance.height) for c in range(instance.width)}
-    assertions = [z3.Implies(water[cell], water[other])
-                  for cell, implied in implications(instance).items() for other in implied]
+    group, implied = vessels(instance)
+    water = {cell: z3.Bool(f"water_{first[0]}_{first[1]}") for cell, first in group.items()}
+    assertions = [z3.Implies(water[a], water[b]) for a, b in implied]
     for r, count in enumerate(instance.rows):
         if count is not None:
             assertions.append(z3.Sum([z3.If(water[r, c], 1, 0) for c in range(instance.width)]) == count)
@@ -60,7 +60,8 @@ def _encode_physics(instance: AquariumInstance) -> Encoding:
         if count is not None:
             assertions.append(z3.Sum([z3.If(water[r, c], 1, 0) for r in range(instance.height)]) == count)
     terms = {("water", *cell): term for cell, term in water.items()}
-    return Encoding("smt", assertions=assertions, terms=terms, show_terms=list(water.values()))
+    shown = [water[cell] for cell in group if group[cell] == cell]  # one term a group
+    return Encoding("smt", assertions=assertions, terms=terms, show_terms=shown)
 
 
 def decode_smt(instance: AquariumInstance, encoding: Encoding, model: SmtModel) -> tuple[tuple[bool, ...], ...]:
