@@ -18,7 +18,7 @@ def generate(size: int, seed: int) -> str:
     rules = encode_cnf(SudokuInstance(((0,) * size,) * size), "seqcounter", pool)
     digit = {(r, c, d): pool.id(("digit", r + 1, c + 1, d))
              for r in range(size) for c in range(size) for d in range(1, size + 1)}
-    with Solver(name="cadical195", bootstrap_with=rules.clauses) as solver:
+    with Solver(name="cadical195", bootstrap_with=rules.pysat_clauses()) as solver:
         first = rng.sample(range(1, size + 1), size)
         assert solver.solve(assumptions=[digit[0, c, d] for c, d in enumerate(first)]), "a first row extends"
         model = set(solver.get_model() or ())
