@@ -116,15 +116,16 @@ def test_a_signal_to_the_worker_alone_is_the_signals_exit(tmp_path, number):
 
 def test_a_dead_racer_leaves_the_count_to_the_other(run_cli, monkeypatch, tmp_path):
     """When Ganak died the raced count ended, and the message named cadical (the default backend); now
-    the enumeration answers, and the note names the one that died."""
-    from puzzlesat.backends.ganak_backend import GanakBackend
+    the enumeration answers, and the note names the one that died. (A formula file with no projection
+    races D4 since session 26, so D4 is the one killed.)"""
+    from puzzlesat.backends.d4_backend import D4Backend
 
-    monkeypatch.setattr(GanakBackend, "_count", lambda self, encoding: os.kill(os.getpid(), signal.SIGKILL))
+    monkeypatch.setattr(D4Backend, "_count", lambda self, encoding: os.kill(os.getpid(), signal.SIGKILL))
     path = tmp_path / "f.cnf"  # 16,384 solutions: the enumeration runs past its head start
     path.write_text("p cnf 14 14\n" + "".join(f"{v} -{v} 0\n" for v in range(1, 15)))
     code, out, err = run_cli("count", "cnf", str(path), "-q")
     assert (code, out) == (0, "solutions: 16384\n")
-    assert "ganak" in err and "the race goes on without it" in err and "cadical" not in err, err
+    assert "d4" in err and "the race goes on without it" in err and "cadical" not in err, err
 
 
 def test_stdin_is_read_under_the_time_limit(tmp_path):

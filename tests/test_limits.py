@@ -496,7 +496,7 @@ def test_a_bug_is_exit_code_3_in_one_line(run_cli, monkeypatch):
     def broken(*args: object) -> str:
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr("puzzlesat.pipeline.steps.read_text", broken)
+    monkeypatch.setattr("puzzlesat.pipeline.steps.instance_text", broken)
     code, _, err = run_cli("solve", "aquarium", SMALL)
     assert code == 3 and err == "puzzlesat: error: internal error: ZeroDivisionError: a bug (set PUZZLESAT_DEBUG=1 for details)\n"
 

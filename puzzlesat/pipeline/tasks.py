@@ -240,11 +240,12 @@ RACE_NICENESS = 5
 #: how long the puzzle's own search runs alone before the race starts: the family's median jig takes
 #: the plain search 12 ms, and a race's forks cost about 25 ms more
 QUICK_SEARCH = 0.05
-#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to a few
-#: hundred solutions ends within it, the same way every time, and pays for no counter; a longer one keeps
-#: its work (bench/count_family.py). It was 0.25 s: on formulas whose counter answers in 0.1-0.3 s that
-#: made the default count 2.2-3.7x the counter alone; now 1.5-2.2x
-QUICK_ENUMERATION = 0.1
+#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to about a
+#: thousand solutions ends within it, the same way every time, and pays for no counter; a longer one
+#: keeps its work (bench/count_family.py). 0.1 s was tried: the default count of formulas whose counter
+#: answers in 0.1-0.3 s went from 1.4-3.7x the counter alone to 1.3-2.2x, but a count of 90 solutions
+#: raced a counter on a loaded CI machine, and its report changed from run to run
+QUICK_ENUMERATION = 0.25
 #: the exact counters a count may race against the enumeration, the first available that takes the
 #: formula. D4 counts every model, so it takes only an encoding whose shown variables determine the rest
 #: (a formula file with no projection; it refuses aquarium's); where it does, it was the faster, and it is
