@@ -264,3 +264,20 @@ def test_a_url_exported_goes_through_an_outside_solver_and_decodes(run_cli, tmp_
     report = json.loads(out)
     grid = tuple(report["answers"]["grid"])
     assert report["checked"] and grid in brute_force(parse_url(url, "u"))
+
+
+def test_generate_hides_clues_and_the_puzzle_stays_unique(tmp_path, run_cli):
+    """``generate aquarium --hide K``: up to K clues taken away, each only where the solver still proves the
+    solution unique; brute force agrees on the small ones."""
+    import puzzlesat
+    from puzzlesat.encoders.aquarium.generate import generate
+
+    for seed in range(12):
+        url = generate(3 if seed % 2 else 4, seed, None, hide=4).strip()
+        instance = parse_url(url, "g")
+        assert 0 < sum(count is None for count in instance.cols + instance.rows) <= 4, url
+        assert len(brute_force(instance)) == 1, url
+        assert puzzlesat.solve("aquarium", instance).answers["unique"]
+    out = tmp_path / "sparse.txt"
+    assert run_cli("generate", "aquarium", "--size", "6", "--hide", "5", "--seed", "3", "-o", str(out))[0] == 0
+    assert out.read_text().startswith("https://puzz.link/p?aquarium/r/6/6/")

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from ...formats.picture import Picture
 
 
-def _generate(seed: int, deadline: Any, size: int, difficulty: str | None) -> str:
+def _generate(seed: int, deadline: Any, size: int, difficulty: str | None, hide: int | None) -> str:
     from .generate import generate
 
-    return generate(size, seed, difficulty)
+    return generate(size, seed, difficulty, hide or 0)
 
 
 class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
@@ -40,11 +40,14 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
         "An N x N aquarium with exactly one solution (proven by the SAT solver).",
         "Regions are merged until line reasoning alone solves the puzzle, then the SAT solver proves it has "
         "one solution.\n\n\b\nExample:\n  puzzlesat generate aquarium --size 50 --seed 1 -o big.txt\n"
-        "  puzzlesat generate aquarium --size 15 --difficulty hard --seed 3 -o hard.txt",
+        "  puzzlesat generate aquarium --size 15 --difficulty hard --seed 3 -o hard.txt\n"
+        "  puzzlesat generate aquarium --size 10 --hide 8 --seed 2 -o sparse.txt",
         (Option("size", int, "Grid size N (N x N).", minimum=2, required=True),
          Option("difficulty", str, "Keep the first candidate (from --seed on) whose explanation's widest step "
                                    "needs 1 fact (easy), 2-4 (normal) or 5 or more (hard); `puzzlesat explain` "
-                                   "shows why.", choices=("easy", "normal", "hard"))),
+                                   "shows why.", choices=("easy", "normal", "hard")),
+         Option("hide", int, "Take away up to this many clues, each only where the solver still proves the "
+                             "solution unique; the puzzle is then written as a puzz.link URL.", minimum=0)),
         _generate)
 
     reading_options = (

@@ -14,6 +14,7 @@ reference minutes.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ...backends import DEFAULT_BACKEND, get_backend
 from ...core.errors import PuzzlesatError
@@ -115,12 +116,43 @@ class _Layout:
             self.wet[x] = x // n >= level
 
 
-def generate(size: int, seed: int, difficulty: str | None = None) -> str:
+def generate(size: int, seed: int, difficulty: str | None = None, hide: int = 0) -> str:
     """The task string (one line) of a new puzzle with exactly one solution; with ``difficulty``, the
-    first candidate (seeds ``seed``, ``seed + 1``, ...) whose explanation rates so (:data:`DIFFICULTY`)."""
-    if difficulty is None:
-        return generate_instance(size, seed).task_string() + "\n"
-    return rated_instance(size, seed, difficulty).task_string() + "\n"
+    first candidate (seeds ``seed``, ``seed + 1``, ...) whose explanation rates so (:data:`DIFFICULTY`).
+    With ``hide``, up to that many clues are taken away (:func:`hidden`), and the puzzle is written as a
+    puzz.link URL, since a task string holds every clue."""
+    instance = generate_instance(size, seed) if difficulty is None else rated_instance(size, seed, difficulty)
+    if not hide:
+        return instance.task_string() + "\n"
+    from .url import to_url
+
+    return to_url(hidden(instance, hide, random.Random(seed))) + "\n"
+
+
+def hidden(instance: AquariumInstance, most: int, rng: random.Random) -> AquariumInstance:
+    """The puzzle with up to ``most`` clues taken away, tried in a random order, each kept away only
+    where the SAT solver still proves the solution unique (UNSAT once it is blocked): a setter's
+    sparser puzzle with the same answer."""
+    from . import PUZZLE
+
+    solution = PUZZLE.reference(instance, 1)[0]
+    clues = [(True, c) for c in range(instance.width)] + [(False, r) for r in range(instance.height)]
+    rng.shuffle(clues)
+    taken = 0
+    for column, index in clues:
+        if taken == most:
+            break
+        cols, rows = list(instance.cols), list(instance.rows)
+        (cols if column else rows)[index] = None
+        trial = replace(instance, cols=tuple(cols), rows=tuple(rows))
+        encoding = encode_cnf(trial, AquariumOptions(cardinality=PROOF_CARDINALITY))
+        ids = encoding.variables.obj2id
+        with get_backend(DEFAULT_BACKEND).open(encoding) as session:
+            session.add_clause([-var if solution.water[row][trial.regions[row].index(region)] else var
+                                for (_, region, row), var in ((key, ids[key]) for key in ids if key[0] == "fill")])
+            if session.solve().model is None:
+                instance, taken = trial, taken + 1
+    return instance
 
 
 #: how hard a puzzle is, by its explanation's widest step (the most facts one step needs): one fact at a
