@@ -281,3 +281,19 @@ def test_generate_hides_clues_and_the_puzzle_stays_unique(tmp_path, run_cli):
     out = tmp_path / "sparse.txt"
     assert run_cli("generate", "aquarium", "--size", "6", "--hide", "5", "--seed", "3", "-o", str(out))[0] == 0
     assert out.read_text().startswith("https://puzz.link/p?aquarium/r/6/6/")
+
+
+def test_generate_makes_rectangles_with_one_solution(tmp_path, run_cli):
+    """``generate aquarium --size R --cols C``: R rows of C cells, unique by brute force (small ones) and by
+    the solver; a square grid's output is the task string as before."""
+    import puzzlesat
+    from puzzlesat.encoders.aquarium.generate import generate
+
+    for seed, (rows, cols) in enumerate([(2, 3), (3, 2), (2, 5), (3, 4), (4, 3), (2, 6)]):
+        instance = parse_url(generate(rows, seed, None, cols=cols).strip(), "g")
+        assert (instance.height, instance.width) == (rows, cols) and len(brute_force(instance)) == 1
+    wide = parse_url(generate(8, 1, None, cols=12).strip(), "g")
+    assert puzzlesat.solve("aquarium", wide).answers["unique"]
+    out = tmp_path / "sq.txt"
+    assert run_cli("generate", "aquarium", "--size", "5", "--cols", "5", "--seed", "1", "-o", str(out))[0] == 0
+    assert ";" in out.read_text()  # square: puzzle-aquarium.com's task string

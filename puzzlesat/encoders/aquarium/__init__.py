@@ -24,10 +24,11 @@ if TYPE_CHECKING:
     from ...formats.picture import Picture
 
 
-def _generate(seed: int, deadline: Any, size: int, difficulty: str | None, hide: int | None) -> str:
+def _generate(seed: int, deadline: Any, size: int, difficulty: str | None, hide: int | None,
+              cols: int | None) -> str:
     from .generate import generate
 
-    return generate(size, seed, difficulty, hide or 0)
+    return generate(size, seed, difficulty, hide or 0, cols)
 
 
 class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
@@ -37,17 +38,20 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
     task = Satisfy(unique=True)
     bundled = "instances/aquarium"
     generator = Generator(
-        "An N x N aquarium with exactly one solution (proven by the SAT solver).",
+        "An N x N aquarium (or N rows of --cols cells) with exactly one solution (proven by the SAT solver).",
         "Regions are merged until line reasoning alone solves the puzzle, then the SAT solver proves it has "
         "one solution.\n\n\b\nExample:\n  puzzlesat generate aquarium --size 50 --seed 1 -o big.txt\n"
         "  puzzlesat generate aquarium --size 15 --difficulty hard --seed 3 -o hard.txt\n"
-        "  puzzlesat generate aquarium --size 10 --hide 8 --seed 2 -o sparse.txt",
+        "  puzzlesat generate aquarium --size 10 --hide 8 --seed 2 -o sparse.txt\n"
+        "  puzzlesat generate aquarium --size 8 --cols 12 --seed 1 -o wide.txt",
         (Option("size", int, "Grid size N (N x N).", minimum=2, required=True),
          Option("difficulty", str, "Keep the first candidate (from --seed on) whose explanation's widest step "
                                    "needs 1 fact (easy), 2-4 (normal) or 5 or more (hard); `puzzlesat explain` "
                                    "shows why.", choices=("easy", "normal", "hard")),
          Option("hide", int, "Take away up to this many clues, each only where the solver still proves the "
-                             "solution unique; the puzzle is then written as a puzz.link URL.", minimum=0)),
+                             "solution unique; the puzzle is then written as a puzz.link URL.", minimum=0),
+         Option("cols", int, "Grid width, where it differs from --size (a rectangle of --size rows, written as a "
+                             "puzz.link URL).", minimum=2, maximum=200)),
         _generate)
 
     reading_options = (

@@ -32,13 +32,14 @@ MERGE_SHARE = 8
 class _Layout:
     """Union-find over cells, plus the intended water of every cell (consistent with one level per region)."""
 
-    def __init__(self, n: int, rng: random.Random) -> None:
-        self.n = n
-        self.parent = list(range(n * n))
-        size = [1] * (n * n)
-        edges = [(a, a + 1) for a in range(n * n) if a % n != n - 1] + [(a, a + n) for a in range(n * n - n)]
+    def __init__(self, height: int, width: int, rng: random.Random) -> None:
+        self.height, self.width = height, width
+        total, n = height * width, width  # cell x is in row x // n, column x % n
+        self.parent = list(range(total))
+        size = [1] * total
+        edges = [(a, a + 1) for a in range(total) if a % n != n - 1] + [(a, a + n) for a in range(total - n)]
         rng.shuffle(edges)
-        regions, target = n * n, max(1, n * n // MEAN_REGION_SIZE)
+        regions, target = total, max(1, total // MEAN_REGION_SIZE)
         cap = 2 * MEAN_REGION_SIZE
         for a, b in edges:
             if regions <= target:
@@ -49,9 +50,9 @@ class _Layout:
                 size[ra] += size[rb]
                 regions -= 1
         members: dict[int, list[int]] = {}
-        for cell in range(n * n):
+        for cell in range(total):
             members.setdefault(self.find(cell), []).append(cell)
-        self.wet = [False] * (n * n)
+        self.wet = [False] * total
         for cells in members.values():
             rows = sorted({cell // n for cell in cells})
             level = rng.choice(rows + [rows[-1] + 1])
@@ -65,21 +66,21 @@ class _Layout:
         return a
 
     def instance(self) -> AquariumInstance:
-        n, labels = self.n, dict[int, int]()
+        height, n, labels = self.height, self.width, dict[int, int]()
         grid = tuple(tuple(labels.setdefault(self.find(r * n + c), len(labels) + 1) for c in range(n))
-                     for r in range(n))
-        rows = tuple(sum(self.wet[r * n:(r + 1) * n]) for r in range(n))
-        cols = tuple(sum(self.wet[r * n + c] for r in range(n)) for c in range(n))
-        return AquariumInstance(n, n, cols, rows, grid)
+                     for r in range(height))
+        rows = tuple(sum(self.wet[r * n:(r + 1) * n]) for r in range(height))
+        cols = tuple(sum(self.wet[r * n + c] for r in range(height)) for c in range(n))
+        return AquariumInstance(height, n, cols, rows, grid)
 
     def merge(self, cell: int, rng: random.Random, members: dict[int, list[int]]) -> None:
         """Merge the region of ``cell`` with a neighbouring region, preferring one whose intended water
         fits a single level of the union. Otherwise the union gets the level that changes the fewest
         cells of the intended solution (the counts follow the solution, so they stay consistent)."""
-        n, root = self.n, self.find(cell)
+        n, root = self.width, self.find(cell)
         neighbours = sorted({self.find(o) for x in members[root]
                              for o in (x - n, x + n, x - 1 if x % n else -1, x + 1 if x % n != n - 1 else -1)
-                             if 0 <= o < n * n} - {root})
+                             if 0 <= o < self.height * n} - {root})
         rng.shuffle(neighbours)
 
         def cheapest_level(union: list[int]) -> tuple[int, int]:
@@ -116,13 +117,16 @@ class _Layout:
             self.wet[x] = x // n >= level
 
 
-def generate(size: int, seed: int, difficulty: str | None = None, hide: int = 0) -> str:
+def generate(size: int, seed: int, difficulty: str | None = None, hide: int = 0, cols: int | None = None) -> str:
     """The task string (one line) of a new puzzle with exactly one solution; with ``difficulty``, the
     first candidate (seeds ``seed``, ``seed + 1``, ...) whose explanation rates so (:data:`DIFFICULTY`).
-    With ``hide``, up to that many clues are taken away (:func:`hidden`), and the puzzle is written as a
-    puzz.link URL, since a task string holds every clue."""
-    instance = generate_instance(size, seed) if difficulty is None else rated_instance(size, seed, difficulty)
-    if not hide:
+    With ``hide``, up to that many clues are taken away (:func:`hidden`); with ``cols`` other than
+    ``size``, the grid is ``size`` rows of ``cols`` cells. Either is written as a puzz.link URL, since a
+    task string holds square grids with every clue."""
+    width = size if cols is None else cols
+    instance = (generate_instance(size, seed, width=width) if difficulty is None else
+                rated_instance(size, seed, difficulty, width))
+    if not hide and width == size:
         return instance.task_string() + "\n"
     from .url import to_url
 
@@ -162,7 +166,7 @@ DIFFICULTY = {"easy": range(1, 2), "normal": range(2, 5), "hard": range(5, 1 << 
 CANDIDATES = 40
 
 
-def rated_instance(size: int, seed: int, difficulty: str) -> AquariumInstance:
+def rated_instance(size: int, seed: int, difficulty: str, width: int | None = None) -> AquariumInstance:
     """The first candidate that rates ``difficulty``. Easy and normal candidates come from the usual
     generator (line reasoning solves them); hard ones stop merging regions as soon as the puzzle is
     unique, before line reasoning alone can solve it."""
@@ -171,20 +175,21 @@ def rated_instance(size: int, seed: int, difficulty: str) -> AquariumInstance:
 
     wanted = DIFFICULTY[difficulty]
     for candidate in range(seed, seed + CANDIDATES):
-        instance = generate_instance(size, candidate, until_unique=difficulty == "hard")
+        instance = generate_instance(size, candidate, until_unique=difficulty == "hard", width=width)
         if explain_instance(PUZZLE, instance).explanation.difficulty["widest"] in wanted:
             return instance
-    raise PuzzlesatError(f"no {difficulty} {size}x{size} aquarium among {CANDIDATES} candidates (seeds {seed}-"
+    raise PuzzlesatError(f"no {difficulty} {size}x{width or size} aquarium among {CANDIDATES} candidates (seeds {seed}-"
                          f"{seed + CANDIDATES - 1}): try another --seed or --size")
 
 
-def generate_instance(size: int, seed: int, until_unique: bool = False) -> AquariumInstance:
-    """A puzzle line reasoning solves; with ``until_unique``, the first layout the SAT solver proves
-    unique, which may need wider reasoning."""
-    if size < 2:
-        raise PuzzlesatError(f"--size {size}: an aquarium needs at least 2x2 cells")
+def generate_instance(size: int, seed: int, until_unique: bool = False, width: int | None = None) -> AquariumInstance:
+    """A puzzle of ``size`` rows and ``width`` columns (``size`` when None) that line reasoning solves;
+    with ``until_unique``, the first layout the SAT solver proves unique, which may need wider reasoning."""
+    width = size if width is None else width
+    if size < 2 or width < 2:
+        raise PuzzlesatError(f"a {size}x{width} aquarium: it needs at least 2x2 cells")
     rng = random.Random(seed)
-    layout = _Layout(size, rng)
+    layout = _Layout(size, width, rng)
     while True:  # every round merges regions, so it ends (at worst with one region)
         instance = layout.instance()
         if until_unique and _proven_unique(instance, layout):
@@ -195,9 +200,9 @@ def generate_instance(size: int, seed: int, until_unique: bool = False) -> Aquar
         if not open_regions:
             break
         members: dict[int, list[int]] = {}
-        for cell in range(size * size):
+        for cell in range(size * width):
             members.setdefault(layout.find(cell), []).append(cell)
-        label_root = {instance.regions[x // size][x % size]: root for root, cells in members.items()
+        label_root = {instance.regions[x // width][x % width]: root for root, cells in members.items()
                       for x in cells[:1]}
         rng.shuffle(open_regions)
         touched: set[int] = set()
@@ -210,7 +215,7 @@ def generate_instance(size: int, seed: int, until_unique: bool = False) -> Aquar
     # propagation fixed every level, so the solution is unique; the solver must confirm it, and a second
     # solution here would mean the reference's propagation is unsound: a bug to report, not to retry
     if not _proven_unique(instance, layout):
-        raise PuzzlesatError(f"internal: propagation solved the {size}x{size} puzzle (seed {seed}) "
+        raise PuzzlesatError(f"internal: propagation solved the {size}x{width} puzzle (seed {seed}) "
                              "but the SAT solver found a second solution")
     return instance
 
@@ -224,7 +229,7 @@ PROOF_CARDINALITY = "kmtotalizer"
 def _proven_unique(instance: AquariumInstance, layout: _Layout) -> bool:
     """The SAT solver's word: UNSAT once the intended solution is blocked."""
     encoding = encode_cnf(instance, AquariumOptions(cardinality=PROOF_CARDINALITY))
-    n = instance.width  # generated grids are square
+    n = instance.width
     with get_backend(DEFAULT_BACKEND).open(encoding) as session:
         session.add_clause([-v if layout.wet[row * n + instance.regions[row].index(region)] else v
                             for v in encoding.show for _, region, row in [encoding.variables.obj(v)]])
