@@ -222,6 +222,12 @@ def test_forced_on_the_command_line_json_and_refusals(run_cli):
     assert code == 0 and report["forced"] == {"grid": ["?????", "#...#", "?#?#?", "?????"], "forced": 7, "cells": 20}
     code, out, _ = run_cli("solve", "aquarium", url, "--forced")
     assert "forced in every solution: 7 of 20 cells" in out and "? # ? # ?" in out
+    code, out, _ = run_cli("solve", "aquarium", url, "--forced", "--certify", "--json")
+    report = valid(json.loads(out))  # the UNSAT answer that fixes the forced cells, its proof checked
+    assert code == 0 and report["certified"] == {"forced": True} and report["forced"]["forced"] == 7
+    code, out, _ = run_cli("solve", "aquarium", VECTORS[1][0], "--forced", "--certify", "--json")
+    report = valid(json.loads(out))  # unique: the uniqueness proof fixes every cell
+    assert code == 0 and report["certified"] == {"unique": True} and report["forced"]["forced"] == 20
     for refused in (["dice", str(INSTANCES / "aoc" / "2021-21" / "example.txt"), "--forced"],
                     ["aquarium", url, "--forced", "--encoding", "smt"]):
         code, out, err = run_cli("solve", *refused)

@@ -199,7 +199,9 @@ def command(
                 )
         if report.forced is not None:
             shared = report.forced.to_json()
-            click.echo(f"forced in every solution: {shared['forced']} of {shared['cells']} cells ('?': differs)")
+            backed = certified_note(report, "unique" if report.answers.get("unique") else "forced")
+            click.echo(f"forced in every solution: {shared['forced']} of {shared['cells']} cells ('?': differs"
+                       f"{backed})")
             click.echo(report.forced.render())
         for label, status in report.parts.items():
             if status == Status.UNSAT:

@@ -85,9 +85,8 @@ def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding:
     if forced:
         if type(puzzle).forced is Puzzle.forced or not puzzle.task.counts_solutions:
             raise PuzzlesatError(f"--forced: {puzzle.name} does not say which cells every solution shares")
-        if resolved.formula_kind != "cnf" or resolved.certify:
-            raise PuzzlesatError("--forced asks a CNF encoding's solver, uncertified: leave out --encoding smt and "
-                                 "--certify")
+        if resolved.formula_kind != "cnf":
+            raise PuzzlesatError("--forced asks a CNF encoding's solver: leave out --encoding smt")
         resolved = replace(resolved, forced=True)
     return resolved
 

@@ -64,9 +64,13 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
             report = replace(report, solved_by=report.solved_by + (second.backend,))
     forced = None
     if request.forced:  # what every solution shares: all of it when the solver proved the solution unique
-        with watch.phase("solve"):
-            fixed = ({v: v in models[0] for v in encoding.show} if answers.get("unique") is True else
-                     fixed_values(backend, encoding, models, deadline))
+        if answers.get("unique") is True:  # the uniqueness proof backs it
+            fixed = {v: v in models[0] for v in encoding.show}
+        else:
+            with watch.phase("solve"):
+                fixed, backing = fixed_values(backend, encoding, models, deadline)
+            if backing is not None:
+                claims.claim("forced", backing.certificate)
         forced = puzzle.forced(instance, encoding, fixed)
     return replace(report, solution=solution, checked=True, answers=answers, certificates=claims.certificates,
                    noticed=noticed, times=watch.times, forced=forced)
