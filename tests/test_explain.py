@@ -24,6 +24,19 @@ AQUARIUMS = sorted((INSTANCES / "aquarium").glob("*.txt"))
 AQUARIUM = get_puzzle("aquarium")
 
 
+def random_aquariums(seed: int, cases: int, smallest: int, largest: int):
+    """(case, task string, instance) of random aquariums from the differential tests' generator, sides
+    from ``smallest`` to ``largest``; those whose counts cannot be (the parser refuses them) are left out."""
+    rng = random.Random(seed)
+    for case in range(cases):
+        text = brute.random_aquarium(rng, rng.randint(smallest, largest))
+        try:
+            instance = AQUARIUM.parse(text, "x")
+        except PuzzlesatError:
+            continue
+        yield case, text, instance
+
+
 def explained(text: str):
     return explain_instance(AQUARIUM, AQUARIUM.parse(text, "x"))
 
@@ -80,13 +93,7 @@ def test_not_unique_and_unsolvable_are_said_to_be_so(run_cli):
 def test_random_aquariums_against_brute_force():
     """Solved exactly when brute force finds one solution (and then to it); not unique when it finds
     several; a contradiction when it finds none."""
-    rng = random.Random(37)
-    for case in range(300):
-        text = brute.random_aquarium(rng, rng.randint(1, 4))
-        try:
-            instance = AQUARIUM.parse(text, "x")
-        except PuzzlesatError:
-            continue  # counts that cannot be (refused by the parser)
+    for case, text, instance in random_aquariums(37, 300, 1, 4):
         found = brute.solutions(text)
         result = explain_instance(AQUARIUM, instance)
         explanation = result.explanation
@@ -199,12 +206,7 @@ def test_models_kept_between_questions_change_no_answer():
     from puzzlesat.deduction.search import _Guarded
 
     rng = random.Random(48)
-    for case in range(60):
-        text = brute.random_aquarium(rng, rng.randint(2, 5))
-        try:
-            instance = AQUARIUM.parse(text, "x")
-        except PuzzlesatError:
-            continue
+    for case, text, instance in random_aquariums(48, 60, 2, 5):
         facts = AQUARIUM.facts(instance, AQUARIUM.options())
         keeping, forgetting = _Guarded(facts, "cadical195"), _Guarded(facts, "cadical195")
         solution = keeping.model(range(len(facts.facts)), [])

@@ -49,13 +49,13 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
         solution = checked_solution(puzzle, instance, encoding, first.model, backend.name, watch)
         answers = dict(solution.answers())
         noticed: tuple[str, ...] = ()
-        models = [_true_shown(encoding, first.model)]
+        models = [first.model]  # the models found, for --forced
         if unique:
             with watch.phase("solve"):
                 second = next(results)
             if second.status == Status.SAT and second.model is not None:
                 other = checked_solution(puzzle, instance, encoding, second.model, backend.name, watch)
-                models.append(_true_shown(encoding, second.model))
+                models.append(second.model)
                 if assumed_unique is not None:
                     noticed = (second_solution_warning(puzzle.name, assumed_unique, answers, other.answers()),)
             if second.status == Status.UNSAT:
@@ -65,10 +65,10 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
     forced = None
     if request.forced:  # what every solution shares: all of it when the solver proved the solution unique
         if answers.get("unique") is True:  # the uniqueness proof backs it
-            fixed = {v: v in models[0] for v in encoding.show}
+            fixed = {v: models[0].value(v) for v in encoding.show}
         else:
             with watch.phase("solve"):
-                fixed, backing = fixed_values(backend, encoding, models, deadline)
+                fixed, backing = fixed_values(backend, encoding, [_true_shown(encoding, m) for m in models], deadline)
             if backing is not None:
                 claims.claim("forced", backing.certificate)
         forced = puzzle.forced(instance, encoding, fixed)

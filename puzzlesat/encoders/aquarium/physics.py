@@ -33,11 +33,14 @@ Two versions were measured before this one, both with a variable for every cell:
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .instance import AquariumInstance
 
 Cell = tuple[int, int]
 
 
+@lru_cache(maxsize=8)  # asked again by each decode and by --forced; callers only read what it returns
 def vessels(instance: AquariumInstance) -> tuple[dict[Cell, Cell], list[tuple[Cell, Cell]]]:
     """(each cell's *group*: the first cell of the row-``y`` cells of its vessel at its own level ``y``,
     which all hold water or none; ``(a, b)`` pairs of groups meaning "water in a implies water in b")."""
