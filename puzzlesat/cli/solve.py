@@ -172,6 +172,7 @@ def command(
         note(f"{puzzle} {file}: {report.status.value} with {report.backend} ({report.encoding}: {sizes}){unsat_note}")
         if any(name != report.backend for name in report.solved_by):
             note("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
+        up_to = f" up to {spec.task.up_to}" if isinstance(spec.task, Satisfy) and spec.task.up_to else ""
         if report.solution is not None:
             shown = {"steps": True} if steps else {}
             colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
@@ -188,7 +189,6 @@ def command(
                            "bound)")
             if "unique" in report.answers:
                 unique = report.answers["unique"]
-                up_to = f" up to {spec.task.up_to}" if isinstance(spec.task, Satisfy) and spec.task.up_to else ""
                 click.echo(
                     "unique: "
                     + {
@@ -200,9 +200,11 @@ def command(
         if report.forced is not None:
             shared = report.forced.to_json()
             backed = certified_note(report, "unique" if report.answers.get("unique") else "forced")
-            click.echo(f"forced in every solution: {shared['forced']} of {shared['cells']} cells ('?': differs"
+            click.echo(f"forced in every solution{up_to}: {shared['forced']} of {shared['cells']} cells ('?': differs"
                        f"{backed})")
             click.echo(report.forced.render())
+        elif forced and report.stopped is not None:
+            click.echo(f"forced in every solution: not decided ({report.stopped.said()})")
         for label, status in report.parts.items():
             if status == Status.UNSAT:
                 click.echo(f"{label}: no solution (proven by the solver: UNSAT{certified_note(report, 'unsat')})")
@@ -213,6 +215,9 @@ def command(
         note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in report.times.items()))
         if report.status != Status.SAT and level() == QUIET:  # the answer, when there is no solution
             click.echo(report.status.value)
+    if report.stopped is not None and forced:  # the solution it had is printed
+        raise EndedEarly(f"{report.stopped.message}; by then: a solution, checked; what every solution shares "
+                         "(--forced) was not decided", report.stopped.exit_code)
     if report.stopped is not None:
         found = ", ".join(f"{key} {value}" for key, value in report.answers.items()
                           if isinstance(value, int) and not isinstance(value, bool))

@@ -5,6 +5,7 @@ the solver answered UNSAT with the first solution blocked.
 """
 from __future__ import annotations
 
+import time
 from contextlib import closing
 from dataclasses import replace
 from functools import partial
@@ -14,11 +15,12 @@ from ..backends.base import Capability
 from ..core.encoding import Encoding
 from ..core.model import CnfModel, SmtModel
 from ..core.result import Status
-from ..core.timing import Stopwatch
+from ..core.timing import Stopwatch, since_start
 from .forced import fixed_values
 from .report import Claims, Report
 from .request import Request
 from .steps import checked_solution
+from .stop import STOPPING, Stop
 
 
 def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopwatch,
@@ -62,18 +64,24 @@ def solve_satisfying(request: Request, instance: Any, unique: bool, watch: Stopw
                 claims.claim("unique", second.certificate)
             answers["unique"] = {Status.UNSAT: True, Status.SAT: False}.get(second.status)
             report = replace(report, solved_by=report.solved_by + (second.backend,))
-    forced = None
+    forced, stopped = None, None
     if request.forced:  # what every solution shares: all of it when the solver proved the solution unique
         if answers.get("unique") is True:  # the uniqueness proof backs it
-            fixed = {v: models[0].value(v) for v in encoding.show}
-        else:
-            with watch.phase("solve"):
-                fixed, backing = fixed_values(backend, encoding, [_true_shown(encoding, m) for m in models], deadline)
-            if backing is not None:
-                claims.claim("forced", backing.certificate)
-        forced = puzzle.forced(instance, encoding, fixed)
+            forced = puzzle.forced(instance, encoding, {v: models[0].value(v) for v in encoding.show})
+        else:  # as hard as listing every solution where there are many: a stop keeps the solution found
+            started = time.monotonic()
+            try:
+                with watch.phase("solve"):
+                    fixed, backing = fixed_values(backend, encoding, [_true_shown(encoding, m) for m in models],
+                                                  deadline)
+            except STOPPING as stop:
+                stopped = Stop.of(stop, since_start(started))
+            else:
+                if backing is not None:
+                    claims.claim("forced", backing.certificate)
+                forced = puzzle.forced(instance, encoding, fixed)
     return replace(report, solution=solution, checked=True, answers=answers, certificates=claims.certificates,
-                   noticed=noticed, times=watch.times, forced=forced)
+                   noticed=noticed, times=watch.times, forced=forced, stopped=stopped)
 
 
 def _true_shown(encoding: Encoding, model: CnfModel | SmtModel) -> set[int]:

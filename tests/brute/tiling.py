@@ -59,8 +59,8 @@ def jig_layouts(text: str) -> set[tuple]:
     return found
 
 
-def jig_classes(text: str, layouts: set[tuple]) -> int:
-    rows, cols, _, _ = parse_jig(text)
+def jig_class_key(rows: int, cols: int, layout: tuple) -> tuple:
+    """The same for exactly the layouts one whole-grid turn maps onto each other (the least image)."""
 
     def turned(layout: tuple, n: int) -> tuple:
         """The whole grid turned clockwise (n x n only)."""
@@ -70,13 +70,15 @@ def jig_classes(text: str, layouts: set[tuple]) -> int:
     def half(layout: tuple) -> tuple:
         return tuple((pid, turn_sides(sides, 2)) for pid, sides in reversed(layout))
 
-    classes = set()
-    for layout in layouts:
-        images = [layout, half(layout)]
-        if rows == cols:
-            images += [turned(layout, rows), half(turned(layout, rows))]
-        classes.add(min(images))
-    return len(classes)
+    images = [layout, half(layout)]
+    if rows == cols:
+        images += [turned(layout, rows), half(turned(layout, rows))]
+    return min(images)
+
+
+def jig_classes(text: str, layouts: set[tuple]) -> int:
+    rows, cols, _, _ = parse_jig(text)
+    return len({jig_class_key(rows, cols, layout) for layout in layouts})
 
 
 def jig_brute(text: str) -> tuple[int, int]:
@@ -164,7 +166,9 @@ def jigsaw_layouts(text: str, rows: int, cols: int) -> set[tuple]:
     return found
 
 
-def jigsaw_classes(rows: int, cols: int, layouts: set[tuple]) -> int:
+def jigsaw_class_key(rows: int, cols: int, layout: tuple) -> tuple:
+    """The same for exactly the layouts one whole-picture symmetry maps onto each other (the least image)."""
+
     def transformed(layout: tuple, k: int) -> tuple | None:
         """Image of the whole assembly under orientation k of the picture (None if the grid's shape
         changes). Cell positions move as the tiles' pixels do."""
@@ -179,10 +183,11 @@ def jigsaw_classes(rows: int, cols: int, layouts: set[tuple]) -> int:
             return None
         return tuple(cell for row in grid for cell in row)
 
-    classes = set()
-    for layout in layouts:
-        classes.add(min(image for k in range(8) if (image := transformed(layout, k)) is not None))
-    return len(classes)
+    return min(image for k in range(8) if (image := transformed(layout, k)) is not None)
+
+
+def jigsaw_classes(rows: int, cols: int, layouts: set[tuple]) -> int:
+    return len({jigsaw_class_key(rows, cols, layout) for layout in layouts})
 
 
 def jigsaw_brute(text: str, rows: int, cols: int) -> tuple[int, int]:

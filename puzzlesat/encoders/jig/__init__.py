@@ -69,15 +69,19 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
     count_labels = ("solutions", "up_to_rotation")
     #: a solve returns one of several layouts, so cross-checks compare counts
     crosscheck_by_count = True
-    #: counting is the hard job, and glucose4 proves the final UNSAT of jig enumerations about twice as
-    #: fast as CaDiCaL 1.9.5 (both counts, median of 3: zhurgut_9x9 22 s vs 28 s, 12x7 5.2 s vs 11.5 s)
-    default_backend = "pysat:glucose4"
+    # no default_backend of its own: glucose4 was one (it proves the final UNSAT of jig enumerations
+    # faster), but it found no layout of zhurgut_10x10, 11x11, 12x9 or 13x9 within 20 s (10x10: none in
+    # 14 minutes) where CaDiCaL takes 1.3-2.6 s, and the default count is won by the jig's own search
+    # whichever solver races it (re-measured: 9x9, 12x7, 6x12 and matt5x5 the same within 0.1 s)
 
     def parse(self, text: str, path: str, **shape: int) -> JigInstance:
         return _parse(text, path)
 
     def tiling_problem(self, instance: JigInstance) -> TilingProblem:
         return tiling_problem(instance)
+
+    def piece_ids(self, instance: JigInstance) -> tuple[int, ...]:
+        return instance.ids
 
     def solution_from(self, instance: JigInstance, placed: list[tuple[int, int]]) -> JigSolution:
         return JigSolution(instance.rows, instance.cols,
@@ -131,7 +135,7 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
     def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:
         return _check(instance, solution)
 
-    def picture(self, instance: JigInstance, solution: JigSolution) -> Picture:
+    def layout_picture(self, instance: JigInstance, solution: JigSolution) -> Picture:
         from .picture import picture
         return picture(solution)
 

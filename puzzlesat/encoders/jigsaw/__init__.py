@@ -53,6 +53,9 @@ class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
     def tiling_problem(self, instance: JigsawInstance) -> TilingProblem:
         return tiling_problem(instance)
 
+    def piece_ids(self, instance: JigsawInstance) -> tuple[int, ...]:
+        return instance.ids
+
     def solution_from(self, instance: JigsawInstance, placed: list[tuple[int, int]]) -> JigsawSolution:
         return JigsawSolution(instance.rows, instance.cols,
                               tuple((instance.ids[p], o) for p, o in placed),
@@ -69,7 +72,7 @@ class Jigsaw(TilingPuzzle[JigsawInstance, JigsawSolution]):
     def check(self, instance: JigsawInstance, solution: JigsawSolution) -> list[str]:
         return _check(instance, solution)
 
-    def picture(self, instance: JigsawInstance, solution: JigsawSolution) -> Picture:
+    def layout_picture(self, instance: JigsawInstance, solution: JigsawSolution) -> Picture:
         """The assembled image with its tile grid and the sea monsters (one cell per pixel), each tile's
         id and orientation on its top border, and a legend of the colours below."""
         from ...formats.picture import WHITE, from_pixels

@@ -14,14 +14,18 @@ from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle, Solution
 from ...pipeline.tasks import Satisfy
 from .cnf import decode_tiling, encode_tiling, tiling_facts
+from .forced import TilingForced, forced_placements
 from .options import TilingOptions
 from .problem import TilingProblem
 from .smt import decode_tiling_smt, encode_tiling_smt
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from pysat.formula import IDPool
 
     from ...deduction import Facts
+    from ...formats.picture import Picture
 
 TilingInstanceT = TypeVar("TilingInstanceT")
 TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)
@@ -30,7 +34,8 @@ TilingSolutionT = TypeVar("TilingSolutionT", bound=Solution)
 class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
     encodings = ("cnf", "smt")
     options_type = TilingOptions
-    task = Satisfy(solving={"break_symmetry": True})
+    #: ``solve`` keeps one layout per symmetry class; what it says (unique, forced) is up to those symmetries
+    task = Satisfy(solving={"break_symmetry": True}, up_to="the grid's symmetries")
     #: both encodings place pieces over the same pruned, anchored domains with the same symmetry breaking
     shared_steps: ClassVar[dict[str, str]] = {"cnf": "pruned", "smt": "pruned"}
     #: names of the two counts: every solution, and one per symmetry class of the whole grid
@@ -48,8 +53,26 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
     def tiling_problem(self, instance: TilingInstanceT) -> TilingProblem: ...
 
     @abstractmethod
+    def piece_ids(self, instance: TilingInstanceT) -> Sequence[int]:
+        """Each piece's id as the input names it, by piece index."""
+
+    @abstractmethod
     def solution_from(self, instance: TilingInstanceT, placed: list[tuple[int, int]]) -> TilingSolutionT:
         """The solution for (piece index, orientation) per cell, row-major."""
+
+    def forced(self, instance: TilingInstanceT, encoding: Encoding, fixed: Mapping[int, bool]) -> TilingForced:
+        """The placements every layout that ``solve`` keeps shares (:mod:`.forced`)."""
+        problem = self.tiling_problem(instance)
+        return forced_placements(problem.rows, problem.cols, encoding, fixed, self.piece_ids(instance))
+
+    def picture(self, instance: TilingInstanceT, solution: TilingSolutionT | TilingForced) -> Picture:
+        if isinstance(solution, TilingForced):
+            return solution.picture()
+        return self.layout_picture(instance, solution)
+
+    @abstractmethod
+    def layout_picture(self, instance: TilingInstanceT, solution: TilingSolutionT) -> Picture:
+        """A layout drawn for ``--png``/``--svg``."""
 
     def build(self, instance: TilingInstanceT, kind: str, options: TilingOptions, vpool: IDPool) -> Encoding:
         if kind == "smt":
@@ -60,7 +83,7 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
         from pysat.formula import IDPool
 
         return tiling_facts(self.tiling_problem(instance), bool(options.break_symmetry), options.cardinality,
-                            IDPool(), getattr(instance, "ids", None))
+                            IDPool(), self.piece_ids(instance))
 
     def decode(self, instance: TilingInstanceT, encoding: Encoding, model: CnfModel | SmtModel) -> TilingSolutionT:
         problem = self.tiling_problem(instance)
