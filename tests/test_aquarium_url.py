@@ -8,10 +8,11 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
-from puzzlesat.core.errors import NotApplicable, PuzzleFormatError
+from puzzlesat.core.errors import PuzzleFormatError
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.aquarium.instance import AquariumInstance
 from puzzlesat.encoders.aquarium.solution import AquariumSolution
@@ -169,10 +170,19 @@ def test_both_rules_agree_with_brute_force_on_random_rectangles(region_rule):
             assert verdict == (tuple(lines) in expected), (case, lines, to_url(instance))
 
 
-def test_the_physics_reference_refuses_a_grid_it_cannot_walk():
-    instance = AquariumInstance(5, 5, (None,) * 5, (None,) * 5, ((1,) * 5,) * 5, frozenset(), False, "big")
-    with pytest.raises(NotApplicable):
-        AQUARIUM.reference(instance, 1)
+@pytest.mark.parametrize("name", ["ext-newtomsoft-10x10", "pa-10x10-hard-8977124", "pa-15x15-hard-6467736",
+                                  "pa-15x15-hard-2243092", "open-5x5"])
+def test_the_physics_reference_on_large_grids(name):
+    """The physics reference on grids far past brute force (it tried every filling up to 20 cells and
+    refused larger ones): every solution, the same as the CNF encoding lists; bundled puzzles read under
+    physics (one has 34 solutions so), and a 5x5 room with no clue (one per water level: 6)."""
+    if name == "open-5x5":
+        instance = AquariumInstance(5, 5, (None,) * 5, (None,) * 5, ((1,) * 5,) * 5, frozenset(), False, "open")
+    else:
+        instance = replace(AQUARIUM.parse((INSTANCES / "aquarium" / f"{name}.txt").read_text(), name), region_rule=False)
+    expected = count(request(AQUARIUM, "cadical195"), instance, listing=True)
+    assert sorted(s.lines() for s in AQUARIUM.reference(instance, None)) == sorted(s.lines() for s in expected.solutions)
+    assert name != "open-5x5" or len(expected.solutions) == 6
 
 
 def test_pzprjs_board_that_only_physics_allows(run_cli):

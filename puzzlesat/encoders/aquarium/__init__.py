@@ -115,7 +115,8 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
 
     def reference(self, instance: AquariumInstance, limit: int | None,
                   options: AquariumOptions | None = None) -> list[AquariumSolution]:
-        from .reference import solve_physics_reference, solve_reference
+        from .physics_reference import solve_physics_reference
+        from .reference import solve_reference
         return solve_reference(instance, limit) if instance.region_rule else solve_physics_reference(instance, limit)
 
     def picture(self, instance: AquariumInstance, solution: AquariumSolution | AquariumForced) -> Picture:

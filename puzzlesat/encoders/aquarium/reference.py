@@ -9,11 +9,9 @@ measured on the 15x15 instances, 8x faster than trying the levels of the smalles
 """
 from __future__ import annotations
 
-import itertools
 from bisect import bisect_left
 from collections import deque
 
-from ...core.errors import NotApplicable
 from .instance import AquariumInstance
 from .solution import AquariumSolution
 
@@ -137,59 +135,3 @@ def solve_reference(instance: AquariumInstance, limit: int | None = 2) -> list[A
     search([list(o) for o in options])
     return found
 
-
-#: the physics reference tries every filling: grids of at most this many cells
-PHYSICS_CELLS = 20
-
-
-def solve_physics_reference(instance: AquariumInstance, limit: int | None = 2) -> list[AquariumSolution]:
-    """Under the physics rule, up to ``limit`` solutions found by trying every filling of a small grid (row
-    by row, each row's fillings those that keep its count) and keeping those where water stands still: no
-    water cell beside or above an empty cell it is open to, and no empty cell open to a water cell below
-    it whose body reaches higher than that empty cell."""
-    height, width = instance.height, instance.width
-    if height * width > PHYSICS_CELLS:
-        raise NotApplicable(f"{instance.source}: the physics rule's reference tries every filling, so at most "
-                            f"{PHYSICS_CELLS} cells (this grid has {height * width})")
-    cells = [(r, c) for r in range(height) for c in range(width)]
-    links = {cell: [other for other in ((cell[0] + 1, cell[1]), (cell[0] - 1, cell[1]), (cell[0], cell[1] + 1),
-                                        (cell[0], cell[1] - 1))
-                    if other in set(cells) and instance.open_between(cell, other)] for cell in cells}
-    # each row's fillings that keep its count, so a row clue prunes before anything is combined
-    fillings = [[bits for bits in range(1 << width) if instance.rows[r] is None or bits.bit_count() == instance.rows[r]]
-                for r in range(height)]
-    found: list[AquariumSolution] = []
-    for rows in itertools.product(*fillings):
-        if any(instance.cols[c] is not None and sum(bits >> c & 1 for bits in rows) != instance.cols[c]
-               for c in range(width)):
-            continue
-        wet = {(r, c) for r, bits in enumerate(rows) for c in range(width) if bits >> c & 1}
-        if _still(wet, links):
-            found.append(AquariumSolution(tuple(tuple((r, c) in wet for c in range(width)) for r in range(height))))
-            if limit is not None and len(found) >= limit:
-                break
-    return found
-
-
-def _still(wet: set[tuple[int, int]], links: dict[tuple[int, int], list[tuple[int, int]]]) -> bool:
-    """Whether the water stands still: it would flow into an open empty cell beside or below it, or rise
-    into an open empty cell above it from a body whose surface is higher."""
-    surface: dict[tuple[int, int], int] = {}
-    for start in wet:
-        if start in surface:
-            continue
-        body, stack = {start}, [start]
-        while stack:
-            for other in links[stack.pop()]:
-                if other in wet and other not in body:
-                    body.add(other)
-                    stack.append(other)
-        top = min(r for r, _ in body)
-        surface.update(dict.fromkeys(body, top))
-    for (r, c) in wet:
-        for (r2, c2) in links[(r, c)]:
-            if (r2, c2) in wet:
-                continue
-            if r2 >= r or r2 >= surface[(r, c)]:  # beside or below it, or above it and under the surface
-                return False
-    return True
