@@ -313,3 +313,15 @@ def test_generate_makes_rectangles_with_one_solution(tmp_path, run_cli):
     out = tmp_path / "sq.txt"
     assert run_cli("generate", "aquarium", "--size", "5", "--cols", "5", "--seed", "1", "-o", str(out))[0] == 0
     assert ";" in out.read_text()  # square: puzzle-aquarium.com's task string
+
+
+def test_bench_reads_url_files(run_cli, tmp_path):
+    """``bench`` over a folder of URL files (one per file, both rules): every run answers SAT."""
+    folder = tmp_path / "urls"
+    folder.mkdir()
+    (folder / "physics.txt").write_text(VECTORS[0][0] + "\n")
+    (folder / "regions.txt").write_text("https://puzz.link/p?aquarium/r/5/4/17qgela/l24g\n")
+    code, _, err = run_cli("bench", "--puzzle", "aquarium", "--instances", str(folder), "--repeat", "1",
+                           "--out", str(tmp_path / "out"))
+    samples = json.loads((tmp_path / "out" / "bench.json").read_text())["samples"]
+    assert code == 0 and len(samples) == 4 and {s["status"] for s in samples} == {"SAT"}, err
