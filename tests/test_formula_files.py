@@ -202,3 +202,22 @@ def test_puzzlesat_is_a_solver_binary_for_others(tmp_path):
         judged = subprocess.run(["bash", str(harness), exe, str(tmp_path / name)], capture_output=True, text=True,
                                 cwd=tmp_path)
         assert judged.stdout.strip() == expected, judged.stdout + judged.stderr
+
+
+def test_a_large_file_holds_no_copy_of_its_text():
+    """A formula file past the reference's walk keeps no copy of its text (10^6 clauses held 24 MB that
+    nothing read) and no tuple of every variable id (36 MB more); the reference still refuses it in
+    one line, and a small file keeps its text for the reference's own reader."""
+    from puzzlesat.core.errors import NotApplicable
+
+    cnf = get_puzzle("cnf")
+    rng = random.Random(7)
+    large = "p cnf 40 60\n" + "".join(f"{rng.choice([-1, 1]) * rng.randint(1, 40)} "
+                                      f"{rng.choice([-1, 1]) * rng.randint(1, 40)} 0\n" for _ in range(60))
+    instance = cnf.parse(large, "large.cnf")
+    assert instance.text == "" and isinstance(instance.shown, range) and list(instance.shown) == list(range(1, 41))
+    with pytest.raises(NotApplicable, match="at most 16 variables"):
+        cnf.reference(instance, 1)
+    small = cnf.parse("p cnf 3 2\n1 -2 0\n2 3 0\n", "small.cnf")
+    assert small.text and len(cnf.reference(small, None)) == 4
+    assert solve(request(cnf, "cadical195"), instance).checked

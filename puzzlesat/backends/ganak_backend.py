@@ -35,6 +35,6 @@ class GanakBackend(CounterBackend):
 
         counter = Counter()
         counter.add_clauses(encoding.clauses)
-        counter.set_sampling_set(encoding.show)
+        counter.set_sampling_set(list(encoding.show))
         return int(counter.count())
 

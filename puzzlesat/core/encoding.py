@@ -36,7 +36,7 @@ class Encoding:
     pool: IDPool | None = None
     #: lists as encoders build them, or a formula file's clauses as read (:mod:`.clauses`): read-only here
     clauses: Sequence[Sequence[int]] = field(default_factory=list)
-    show: list[int] = field(default_factory=list)
+    show: Sequence[int] = field(default_factory=list)
     #: shown variables that no clause names and no id stands for (a formula file's declared variables
     #: past its last used one): each doubles every count, so a count is multiplied by 2**free_shown
     #: (:func:`~puzzlesat.pipeline.steps.count_formula`) and an export declares them in its header,

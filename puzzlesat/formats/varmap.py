@@ -65,7 +65,7 @@ def variable_map_json(encoding: Encoding, puzzle: str, source: str, instance_tex
         "formula_sha256": formula_digest(encoding),
         **encoding.size(),
         "cost_offset": encoding.cost_offset,
-        "show": encoding.show,
+        "show": list(encoding.show),
         "variables": {str(vid): name for vid, name in sorted(encoding.names().items())},
         "terms": [str(term) for term in encoding.show_terms],
     }

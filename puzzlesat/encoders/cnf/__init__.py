@@ -42,7 +42,8 @@ class FileInstance:
 
     formula: Dimacs
     source: str = ""
-    #: the file's text as read, for the reference's own reader (:mod:`.reference`)
+    #: the file's text as read, for the reference's own reader (:mod:`.reference`); kept only for a
+    #: file whose header lets the reference walk it (10^6 clauses: 24 MB that nothing would read)
     text: str = field(default="", compare=False, repr=False)
     #: the file on disk that holds the formula as read (:func:`unchanged_file`), found once when it is
     #: read; None: stdin, compressed, or not plain DIMACS (:attr:`~puzzlesat.formats.dimacs.Dimacs.plain`)
@@ -60,17 +61,19 @@ class FileInstance:
     def read(cls, formula: Dimacs, source: str, text: str) -> Self:
         """The instance of ``text`` read from ``source``: the original file kept only when solvers can be
         given it (most refuse SATLIB's ``%`` end, CaDiCaL a header that miscounts its clauses)."""
-        return cls(formula, source, text, unchanged_file(source, text) if formula.plain else None)
+        kept = text if formula.declared <= REFERENCE_VARIABLES else ""
+        return cls(formula, source, kept, unchanged_file(source, text) if formula.plain else None)
 
 
 @dataclass(frozen=True)
 class CnfInstance(FileInstance):
     @property
-    def shown(self) -> tuple[int, ...]:
+    def shown(self) -> Sequence[int]:
         """The variables a solution is told apart by: the declared projection, else all of them (those
-        past the last one any clause names are free, :attr:`free_shown`)."""
+        past the last one any clause names are free, :attr:`free_shown`), as a range (a tuple of 10^6
+        ints would take 36 MB)."""
         show = self.formula.show
-        return show if show is not None else tuple(range(1, self.formula.num_vars + 1))
+        return show if show is not None else range(1, self.formula.num_vars + 1)
 
     @property
     def free_shown(self) -> int:
@@ -84,7 +87,7 @@ class CnfSolution:
     #: the whole model, one literal per variable 1..V (the header's later variables are free: any value)
     literals: tuple[int, ...]
     #: the variables ``render`` prints (the projection)
-    shown: tuple[int, ...]
+    shown: Sequence[int]
 
     def render(self, colour: bool = False) -> str:
         return "v " + " ".join(str(self.literals[v - 1]) for v in self.shown) + " 0"
@@ -115,7 +118,7 @@ class FileEncoding(Encoding):
         return self.variables.top
 
 
-def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = False,
+def file_encoding(formula: Dimacs, vpool: IDPool, show: Sequence[int], soft: bool = False,
                   free_shown: int = 0) -> FileEncoding:
     """The file's formula in ``vpool``: its V variables take the next V ids, unused ones included (the
     pool's top is set past them, as ``IDPool(start_from=...)`` does: they count as variables too), and
@@ -135,8 +138,22 @@ def file_encoding(formula: Dimacs, vpool: IDPool, show: list[int], soft: bool = 
     return FileEncoding("cnf", pool=vpool, clauses=clauses,
                         soft=[(moved(c), w) for c, w in weighed if c],
                         cost_offset=sum(w for c, w in weighed if not c),
-                        show=[v + offset for v in show], offset=offset, free_shown=free_shown,
-                        show_determines_all=len(set(show)) == formula.num_vars)
+                        show=_moved_variables(show, offset), offset=offset, free_shown=free_shown,
+                        show_determines_all=_covers(show, formula.num_vars))
+
+
+def _covers(show: Sequence[int], num_vars: int) -> bool:
+    """Whether ``show`` names every variable 1..``num_vars`` (a range needs no set of its ints)."""
+    if isinstance(show, range):
+        return show == range(1, num_vars + 1)
+    return len(set(show)) == num_vars
+
+
+def _moved_variables(show: Sequence[int], offset: int) -> Sequence[int]:
+    """``show`` past ``offset``; a range stays one."""
+    if isinstance(show, range):
+        return range(show.start + offset, show.stop + offset)
+    return [v + offset for v in show]
 
 
 def unchanged_file(source: str, text: str) -> str | None:
@@ -199,7 +216,7 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
         return instance.formula.warnings
 
     def build(self, instance: CnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
-        encoding = file_encoding(instance.formula, vpool, list(instance.shown), free_shown=instance.free_shown)
+        encoding = file_encoding(instance.formula, vpool, instance.shown, free_shown=instance.free_shown)
         encoding.original_file = self.original_file(instance) if encoding.offset == 0 else None
         return encoding
 
