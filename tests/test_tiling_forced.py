@@ -132,3 +132,13 @@ def test_forced_stopped_by_the_limit_keeps_the_solution(run_cli):
     assert err.count("\n") == 1 and "(--forced) was not decided" in err
     code, out, err = run_cli("solve", "jig", path, "--forced", "--timeout", "10")
     assert code == 4 and "checked: yes" in out and "forced in every solution: not decided (stopped by the time limit" in out
+
+
+def test_forced_labels_fit_their_cells():
+    """A jigsaw's four-digit ids with their orientation ran into the next cell at the jig's size."""
+    from puzzlesat.encoders.tiling.forced import TilingForced
+    from puzzlesat.formats.picture import CHARACTER_WIDTH
+
+    picture = TilingForced(2, 2, ((1951, 1), (2729, 7), None, (11, 0))).picture()
+    inside = [label for label in picture.labels if label.text in {"1951/1", "2729/7", "?", "11/0"}]
+    assert len(inside) == 4 and all(label.size * CHARACTER_WIDTH * len(label.text) <= 0.9 for label in inside)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.encoding import Encoding
-from ...formats.picture import Picture
+from ...formats.picture import CHARACTER_WIDTH, Picture
 
 #: a placed cell, one whose layouts differ, and the grid lines
 PLACED, OPEN, GRID = (235, 225, 200), (170, 170, 170), (90, 90, 90)
@@ -51,11 +51,13 @@ class TilingForced:
     def picture(self) -> Picture:
         """The grid with each fixed cell's piece and orientation written in it, the others grey."""
         pic = Picture(self.cols + 0.4, self.rows + 0.4)
-        for i, label in enumerate(self.labels()):
+        labels = self.labels()
+        size = min(0.3, 0.85 / (CHARACTER_WIDTH * max(map(len, labels))))  # the longest fits its cell
+        for i, label in enumerate(labels):
             r, c = divmod(i, self.cols)
             pic.rect(0.2 + c, 0.2 + r, 1, 1, GRID)
             pic.rect(0.2 + c + 0.03, 0.2 + r + 0.03, 0.94, 0.94, OPEN if label == "?" else PLACED)
-            pic.label(0.2 + c + 0.5, 0.2 + r + 0.5, label, 0.3)
+            pic.label(0.2 + c + 0.5, 0.2 + r + 0.5, label, size)
         pic.legend([(PLACED, "fixed: piece/orientation"), (OPEN, "differs between layouts")],
                    max(0.25, 0.04 * max(self.rows, self.cols)))
         return pic
