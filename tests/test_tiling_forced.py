@@ -109,6 +109,9 @@ def test_forced_placements_on_the_command_line(run_cli, tmp_path):
     assert code == 0 and report["forced"]["cells"] == 25 and len(layout) == 5
     assert report["forced"]["forced"] == sum(cell is not None for row in layout for cell in row)
     assert "differs between layouts" in (tmp_path / "forced.svg").read_text()
+    code, out, _ = run_cli("solve", "jig", "instances/jig/matt5x5.jig", "--forced", "--certify", "--json")
+    certified = valid(json.loads(out))  # the last UNSAT answer, which fixes the forced placements, proof-checked
+    assert code == 0 and certified["certified"] == {"forced": True} and certified["forced"]["layout"] == layout
     code, out, _ = run_cli("solve", "jigsaw", "instances/aoc/2020-20/example.txt", "--forced", "--json")
     report = valid(json.loads(out))
     assert code == 0 and report["answers"]["unique"] and report["forced"]["forced"] == 9
