@@ -345,6 +345,14 @@ def test_forced_cells_where_the_table_says(name, tmp_path):
     assert api.forced.to_json() == report["forced"]
 
 
+@pytest.mark.parametrize("puzzle", sorted({case.puzzle for case in CASES.values()}))
+def test_solve_help_says_whether_forced_is_offered(puzzle, run_cli):
+    """``solve PUZZLE --help`` answers what the shared ``--forced`` help leaves to each puzzle."""
+    code, out, _ = run_cli("solve", puzzle, "--help")
+    said = "offered: what every solution shares" if works("solve --forced", puzzle) else "not offered"
+    assert code == 0 and any(line.split()[:1] == ["--forced"] and said in line for line in out.splitlines())
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_url_export_where_the_table_says(name, tmp_path, run_cli):
     """``export --format url``: the puzzle as puzz.link spells it, which reads back to the same answers."""

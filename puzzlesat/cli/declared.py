@@ -118,8 +118,8 @@ class PuzzleCommand(SupervisedCommand):
         return super().invoke(ctx)
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """After the options, with a puzzle named: its encodings and default backend, which the shared
-        options' help leaves to the puzzle."""
+        """After the options, with a puzzle named: its encodings, default backend and whether it offers
+        ``--forced``, which the shared options' help leaves to the puzzle."""
         super().format_epilog(ctx, formatter)
         from ..backends import DEFAULT_BACKEND
         from ..encoders import get_puzzle
@@ -132,6 +132,9 @@ class PuzzleCommand(SupervisedCommand):
         if puzzle is not None:
             rows = [("encodings", f"{', '.join(puzzle.encodings)} (--encoding; default {puzzle.encodings[0]})"),
                     ("default backend", puzzle.default_backend or DEFAULT_BACKEND)]
+            if any(param.name == "forced" for param in self.params):
+                rows.append(("--forced", "offered: what every solution shares" if puzzle.offers_forced
+                             else "not offered"))
             if "method" in puzzle.task.options and any(param.name == "method" for param in self.params):
                 from ..pipeline.optimize import METHODS
 

@@ -93,6 +93,12 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         is then refused)."""
         return None
 
+    @property
+    def offers_forced(self) -> bool:
+        """Whether ``solve --forced`` applies: the puzzle says what its forced cells are (:meth:`forced`),
+        and its solutions are what it asks for (an optimisation's legal plans are not)."""
+        return type(self).forced is not Puzzle.forced and self.task.counts_solutions
+
     def inline(self, argument: str) -> bool:
         """Whether a command's instance argument is the puzzle itself, not a file's path (an aquarium's
         puzz.link URL): read as the file's text when no file of that name exists."""

@@ -83,7 +83,7 @@ def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding:
     resolved = certifying(puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), deadline,
                                               method), certify)
     if forced:
-        if type(puzzle).forced is Puzzle.forced or not puzzle.task.counts_solutions:
+        if not puzzle.offers_forced:
             raise PuzzlesatError(f"--forced: {puzzle.name} does not say which cells every solution shares")
         if resolved.formula_kind != "cnf":
             raise PuzzlesatError("--forced asks a CNF encoding's solver: leave out --encoding smt")
