@@ -62,8 +62,6 @@ def solve_physics_reference(instance: AquariumInstance, limit: int | None = 2) -
                     runs.append([(r, c)])
             row_runs.append((count, runs))
     found: list[AquariumSolution] = []
-    open_in_row = [lambda state, r=r: sum(state[(r, c)] is None for c in range(width)) for r in range(height)]
-    open_in_col = [lambda state, c=c: sum(state[(r, c)] is None for r in range(height)) for c in range(width)]
 
     def settle(state: dict[Cell, bool | None]) -> bool:
         """Draw every consequence into ``state``; False when the rules cannot all hold."""
@@ -161,8 +159,12 @@ def solve_physics_reference(instance: AquariumInstance, limit: int | None = 2) -
         """True when ``limit`` solutions are found."""
         if not settle(state):
             return False
-        open_cell = min((cell for cell in cells if state[cell] is None), default=None,
-                        key=lambda cell: min(open_in_row[cell[0]](state), open_in_col[cell[1]](state)))
+        def open_in_its_lines(cell: Cell) -> int:
+            """The open cells of the row or the column of ``cell``, whichever has fewer."""
+            return min(sum(state[(cell[0], c)] is None for c in range(width)),
+                       sum(state[(r, cell[1])] is None for r in range(height)))
+
+        open_cell = min((cell for cell in cells if state[cell] is None), default=None, key=open_in_its_lines)
         if open_cell is None:
             found.append(AquariumSolution(tuple(tuple(bool(state[(r, c)]) for c in range(width))
                                                 for r in range(height))))
