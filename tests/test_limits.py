@@ -595,13 +595,13 @@ def test_a_race_ends_with_its_first_finisher(capfd):
 
     start = time.perf_counter()
     assert first_forked([partial(_sleeps_then, 30, "slow"), partial(_sleeps_then, 0.1, "quick")], Deadline.after(60),
-                        "x") == (1, "quick")
+                        "x") == (1, "quick", True)
     assert time.perf_counter() - start < 20  # not the slow one's 30 s
     assert first_forked([partial(_sleeps_then, 0.1, RuntimeError("crashed")), partial(_sleeps_then, 0.5, "late")],
-                        Deadline.after(60), "cadical", names=["ganak", "enumeration"]) == (1, "late")
+                        Deadline.after(60), "cadical", names=["ganak", "enumeration"]) == (1, "late", True)
     assert "ganak: solver failed: RuntimeError: crashed; the race goes on without it" in capfd.readouterr().err
     assert first_forked([lambda: os.kill(os.getpid(), signal.SIGKILL), partial(_sleeps_then, 0.5, "late")],
-                        Deadline.after(60), "cadical", names=["ganak", "enumeration"]) == (1, "late")
+                        Deadline.after(60), "cadical", names=["ganak", "enumeration"]) == (1, "late", True)
     assert "ganak: " in capfd.readouterr().err
     with pytest.raises(PuzzlesatError, match="^first: .*wrong"):
         first_forked([partial(_sleeps_then, 0.1, RuntimeError("wrong")), partial(_sleeps_then, 0.2, RuntimeError("too"))],

@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, cast
 
 if TYPE_CHECKING:
     from ..processes.runner import Child
@@ -138,26 +138,35 @@ def forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
             child.stop()
 
 
+class Finish(NamedTuple, Generic[T]):
+    """How a race (:func:`first_forked`) ended: the number of the racer that answered, its result, and
+    whether the others had started (False: the first answered within its head start, alone)."""
+
+    number: int
+    result: T
+    raced: bool
+
+
 def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
                  head_start: float = 0.0, names: Sequence[str] = (),
-                 found: Callable[[T], int | None] | None = None) -> tuple[int, T]:
+                 found: Callable[[T], int | None] | None = None, cue: int | None = None) -> Finish[T]:
     """Run every ``fn`` at once, each in its own forked child, and end them all when the first one
-    answers: (its number, its result). A race of methods that answer the same question: one whose
+    answers: a :class:`Finish`, its number and result. A race of methods that answer the same question: one whose
     solver fails or dies (:class:`BackendError`, :class:`OutOfMemory`) leaves the race to the others
     (said on stderr, naming it by ``names``), and when every one has failed the first failure is
     raised, named after its method, so a failure is never hidden behind another method's answer nor
     blamed on another method; a refusal of the input (any other one-line error), which every method
     would make, ends the race at once. Past the ``deadline``: SolverTimeout. With ``head_start``,
     the first ``fn`` runs alone that long before the others start: a quick answer then costs the
-    others nothing, and a slow one loses none of its work when they join.
+    others nothing, and a slow one loses none of its work when they join. With ``cue`` too, a file
+    descriptor the first ``fn`` writes to when it knows it will not be quick (a count past many
+    solutions), the others start as soon as it does.
 
     With ``found``, a racer stopped before its end (by the deadline or a signal) may answer with what
     it had: ``found(result)`` is then how much (a count's lower bound), None for a whole answer. Such
     an answer does not end the race; at the end (every racer answered or failed, or twice
     :data:`SETTLE` past the deadline or the stop: a racer waits for its own children first), the one
     that had found the most is returned, and a racer's timeout is one more failure."""
-    from multiprocessing.connection import wait
-
     from ..core.errors import Interrupted
     from ..processes.runner import Child
 
@@ -183,11 +192,11 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
         for number, fn in enumerate(fns):
             children[number] = Child(partial(_send_result, fn=fn))
             every.append(children[number])
-            if number == 0 and head_start > 0 and wait([children[0].conn], deadline.left(most=head_start)):
+            if number == 0 and head_start > 0 and _alone(children[0].conn, cue, deadline.left(most=head_start)):
                 answered, result = settled(0)
                 had = found(result) if answered and found is not None else None
                 if answered and had is None:
-                    return 0, cast(T, result)
+                    return Finish(0, cast(T, result), False)
                 if had is not None:
                     stopped.append((had, 0, cast(T, result)))
         while children:
@@ -207,15 +216,23 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
                 continue
             had = found(result) if found is not None else None
             if had is None:
-                return number, cast(T, result)
+                return Finish(number, cast(T, result), len(every) > 1)
             stopped.append((had, number, cast(T, result)))
         if stopped:
             _, number, result = max(stopped, key=lambda entry: (entry[0], -entry[1]))
-            return number, result
+            return Finish(number, result, len(every) > 1)
         raise failures[0]
     finally:
         for child in every:
             child.stop()
+
+
+def _alone(conn: Any, cue: int | None, seconds: float | None) -> bool:
+    """Wait up to ``seconds`` for the first racer of a head start: True when it answered (or died)
+    first, False when the time passed or it wrote to its ``cue``."""
+    from multiprocessing.connection import wait
+
+    return conn in wait([conn] if cue is None else [conn, cue], seconds)
 
 
 def stream_forked(items: Callable[[], Iterator[Any]], deadline: Deadline, backend: str) -> Iterator[Any]:

@@ -6,6 +6,7 @@ only because its last search was UNSAT.
 """
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from contextlib import closing
@@ -24,6 +25,18 @@ from ..core.timing import Stopwatch, since_start
 from .report import Claims
 from .request import Request
 from .stop import STOPPING, Stop
+
+#: (how many solutions, a file descriptor): where this process's enumeration says that it has found many
+#: (:func:`cue_at`); None: it says nothing
+_cue: tuple[int, int] | None = None
+
+
+def cue_at(found: int, descriptor: int) -> None:
+    """Have this process (a raced enumeration's forked child) write one byte to ``descriptor`` once an
+    enumeration here has found ``found`` solutions: a count that large will not end soon, so an exact
+    counter may join the race at once (:data:`~puzzlesat.pipeline.tasks.MANY_SOLUTIONS`)."""
+    global _cue
+    _cue = (found, descriptor)
 
 
 def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,
@@ -154,6 +167,8 @@ def _enumerate(request: Request, instance: Any, encoding: Encoding, watch: Stopw
             solution = checked_solution(request.puzzle, instance, encoding, result.model, backend.name, watch)
             tally.found += 1
             report_progress(f"{tally.found:,} {claim} so far")
+            if _cue is not None and tally.found == _cue[0]:
+                os.write(_cue[1], b"!")
             if on_solution is not None:
                 on_solution(solution)
             if tally.found == limit:

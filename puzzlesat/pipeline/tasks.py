@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from abc import ABC, abstractmethod
 from dataclasses import replace
 from functools import partial
@@ -34,7 +33,7 @@ from ..core.timing import Deadline, Stopwatch
 from .report import Claims, Report, answered
 from .request import Request, encoding_for
 from .satisfy import solve_satisfying
-from .steps import Tally, checked_solution, count_formula, refuse_uncountable
+from .steps import Tally, checked_solution, count_formula, cue_at, refuse_uncountable
 from .stop import Stop
 
 if TYPE_CHECKING:
@@ -240,12 +239,16 @@ RACE_NICENESS = 5
 #: how long the puzzle's own search runs alone before the race starts: the family's median jig takes
 #: the plain search 12 ms, and a race's forks cost about 25 ms more
 QUICK_SEARCH = 0.05
-#: how long the enumeration runs alone, before an exact counter joins the race: a count of up to about a
-#: thousand solutions ends within it, the same way every time, and pays for no counter; a longer one
-#: keeps its work (bench/count_family.py). 0.1 s was tried: the default count of formulas whose counter
-#: answers in 0.1-0.3 s went from 1.4-3.7x the counter alone to 1.3-2.2x, but a count of 90 solutions
-#: raced a counter on a loaded CI machine, and its report changed from run to run
+#: how long the enumeration runs alone, at most, before an exact counter joins the race: a count of up to
+#: about a thousand solutions ends within it, and pays for no counter; a longer one keeps its work
+#: (bench/count_family.py)
 QUICK_ENUMERATION = 0.25
+#: how many solutions the enumeration finds before an exact counter joins the race at once, its head start
+#: cut short: a count that large will not be quick, and a counter that answers in 0.1 s (D4 on CNFgen's
+#: formulas) lost the whole head start waiting. Fewer solutions than this are never raced within the head
+#: start, so a small count is answered by the enumeration alone, the same way every run (a head start of
+#: 0.1 s instead was tried: a count of 90 solutions then raced a counter on a loaded machine)
+MANY_SOLUTIONS = 100
 #: the exact counters a count may race against the enumeration, the first available that takes the
 #: formula. D4 counts every model, so it takes only an encoding whose shown variables determine the rest
 #: (a formula file with no projection; it refuses aquarium's); where it does, it was the faster, and it is
@@ -276,10 +279,11 @@ def refuse_search_on_executor(request: Request, listing: bool) -> None:
 def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) -> Report:
     """A count with no backend named, by the method that fits, found by racing the ones that may: the
     puzzle's own search where it has one (jig; alone for QUICK_SEARCH first) against the enumeration;
-    otherwise the enumeration (with a head start of QUICK_ENUMERATION: few solutions) against an exact
-    counter (many). Each runs in a forked child, and the first to finish answers; they share no code, so the
-    answer is the same whichever wins, and the report's ``counted_by`` and ``raced`` say which won and
-    what it raced. (A jig's search is its compiled counter; a third racer would take a core from it.)"""
+    otherwise the enumeration (with a head start of QUICK_ENUMERATION, cut short at MANY_SOLUTIONS:
+    few solutions) against an exact counter (many). Each runs in a forked child, and the first to finish
+    answers; they share no code, so the answer is the same whichever wins, and the report's
+    ``counted_by`` and ``raced`` say which won and what it raced. (A jig's search is its compiled
+    counter; a third racer would take a core from it.)"""
     puzzle = request.puzzle
     alone = replace(request, race_search=False)
     if has_own_search(puzzle):
@@ -292,9 +296,14 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
     counter = _exact_counter(request, instance)
     if counter is None:
         return task.count(alone, instance, watch)
-    return _race(request, instance, watch, [_by_count(task, alone, instance),
-                                            _by_count(task, replace(alone, backend=counter), instance)],
-                 head_start=QUICK_ENUMERATION)
+    cue, told = os.pipe()  # the enumeration's word that it has found MANY_SOLUTIONS
+    try:
+        return _race(request, instance, watch, [_by_count(task, alone, instance, cue=told),
+                                                _by_count(task, replace(alone, backend=counter), instance)],
+                     head_start=QUICK_ENUMERATION, cue=cue)
+    finally:
+        os.close(cue)
+        os.close(told)
 
 
 def _exact_counter(request: Request, instance: Any) -> Backend | None:
@@ -323,11 +332,14 @@ class _Racer(NamedTuple):
     run: Callable[[], Report]
 
 
-def _by_count(task: Task, request: Request, instance: Any, niced: bool = False) -> _Racer:
-    """The task's count on the request's backend: an enumeration, or an exact counter's count."""
+def _by_count(task: Task, request: Request, instance: Any, niced: bool = False, cue: int | None = None) -> _Racer:
+    """The task's count on the request's backend: an enumeration, or an exact counter's count. An
+    enumeration with a ``cue`` writes to it once it has found MANY_SOLUTIONS."""
     def run() -> Report:
         if niced:
             os.nice(RACE_NICENESS)
+        if cue is not None:
+            cue_at(MANY_SOLUTIONS, cue)
         # stopped, it answers with what it had, in time to hand it back
         report = task.count(request.within(request.deadline.sooner(HAND_BACK)), instance, Stopwatch())
         return replace(report, draw=None)  # drawn by the parent (a function does not cross the pipe)
@@ -348,23 +360,23 @@ def _by_search(request: Request, instance: Any) -> _Racer:
     return _Racer("the puzzle's own search", run)
 
 
-def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer], head_start: float = 0.0) -> Report:
+def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer], head_start: float = 0.0,
+          cue: int | None = None) -> Report:
     """The first racer's report, with the parent's times and picture, and what it raced (the first
-    racer alone for ``head_start`` seconds: see :func:`~puzzlesat.backends.forking.first_forked`; one
-    that answered within it raced nobody, and its report says so). Stopped by the deadline or a signal,
+    racer alone for ``head_start`` seconds, or until it writes to ``cue``: see
+    :func:`~puzzlesat.backends.forking.first_forked`; one that answered alone raced nobody, and its
+    report says so). Stopped by the deadline or a signal,
     the racers answer with what they had, and the one that had found the most is the report: it names
     the method that was making progress."""
     report_phase("solve")
-    start = time.perf_counter()
     try:
-        winner, report = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
-                                      head_start, [racer.name for racer in racers], found=_lower_bound)
+        _, report, raced = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
+                                        head_start, [racer.name for racer in racers], found=_lower_bound, cue=cue)
     except SolverTimeout:  # named after every racer: the limit message says none of them answered
         raise SolverTimeout(" and ".join(racer.name for racer in racers), request.deadline.seconds or 0.0) from None
-    alone = winner == 0 and time.perf_counter() - start < head_start  # the others never started
     watch.times.update(report.times)
     return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
-                   raced=() if alone else tuple(racer.name for racer in racers))
+                   raced=tuple(racer.name for racer in racers) if raced else ())
 
 
 def _lower_bound(report: Report) -> int | None:
