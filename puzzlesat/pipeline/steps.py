@@ -26,17 +26,19 @@ from .report import Claims
 from .request import Request
 from .stop import STOPPING, Stop
 
-#: (how many solutions, a file descriptor): where this process's enumeration says that it has found many
-#: (:func:`cue_at`); None: it says nothing
-_cue: tuple[int, int] | None = None
+#: (how many solutions, a file descriptor, a niceness): where this process's enumeration says that it has
+#: found many, and how much it then gives way (:func:`cue_at`); None: it says nothing
+_cue: tuple[int, int, int] | None = None
 
 
-def cue_at(found: int, descriptor: int) -> None:
+def cue_at(found: int, descriptor: int, niceness: int) -> None:
     """Have this process (a raced enumeration's forked child) write one byte to ``descriptor`` once an
-    enumeration here has found ``found`` solutions: a count that large will not end soon, so an exact
-    counter may join the race at once (:data:`~puzzlesat.pipeline.tasks.MANY_SOLUTIONS`)."""
+    enumeration here has found ``found`` solutions, and lower its own priority by ``niceness`` then: a
+    count that large will not end soon, so an exact counter joins the race at once
+    (:data:`~puzzlesat.pipeline.tasks.MANY_SOLUTIONS`), and gets the cores first (two side-by-side
+    enumerations and two counts are four processes on two cores)."""
     global _cue
-    _cue = (found, descriptor)
+    _cue = (found, descriptor, niceness)
 
 
 def load(puzzle: Puzzle[Any, Any, Any], path: str, watch: Stopwatch | None = None, text: str | None = None,
@@ -169,6 +171,7 @@ def _enumerate(request: Request, instance: Any, encoding: Encoding, watch: Stopw
             report_progress(f"{tally.found:,} {claim} so far")
             if _cue is not None and tally.found == _cue[0]:
                 os.write(_cue[1], b"!")
+                os.nice(_cue[2])
             if on_solution is not None:
                 on_solution(solution)
             if tally.found == limit:

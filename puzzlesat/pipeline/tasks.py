@@ -234,7 +234,8 @@ def _counts_of(task: Task, request: Request, instance: Any) -> Report:
 
 #: how much lower the enumeration's priority is than the search's in a race: the search answered 172 of
 #: 200 random jigs (bench/jig_family.py), and its compiled parts lost half the cores to the enumeration
-#: on the largest (zhurgut_13x9: 27 s raced, 13 s alone); the enumeration still runs on what is left
+#: on the largest (zhurgut_13x9: 27 s raced, 13 s alone); the enumeration still runs on what is left.
+#: Against an exact counter, the enumeration gives way once it has found MANY_SOLUTIONS
 RACE_NICENESS = 5
 #: how long the puzzle's own search runs alone before the race starts: the family's median jig takes
 #: the plain search 12 ms, and a race's forks cost about 25 ms more
@@ -334,12 +335,13 @@ class _Racer(NamedTuple):
 
 def _by_count(task: Task, request: Request, instance: Any, niced: bool = False, cue: int | None = None) -> _Racer:
     """The task's count on the request's backend: an enumeration, or an exact counter's count. An
-    enumeration with a ``cue`` writes to it once it has found MANY_SOLUTIONS."""
+    enumeration with a ``cue`` writes to it once it has found MANY_SOLUTIONS, and gives way to the
+    counter then (RACE_NICENESS)."""
     def run() -> Report:
         if niced:
             os.nice(RACE_NICENESS)
         if cue is not None:
-            cue_at(MANY_SOLUTIONS, cue)
+            cue_at(MANY_SOLUTIONS, cue, RACE_NICENESS)
         # stopped, it answers with what it had, in time to hand it back
         report = task.count(request.within(request.deadline.sooner(HAND_BACK)), instance, Stopwatch())
         return replace(report, draw=None)  # drawn by the parent (a function does not cross the pipe)
