@@ -126,3 +126,35 @@ def test_the_checker_names_the_clauses_a_model_breaks_as_the_line_reader_does():
     assert type(in_bulk).__name__ == "FlatClauses"
     assert falsified(in_bulk, (-1, -2, -3, 4)) == by_line == [
         "clause 1 (1 2 0) is false", "clause 3 ( 0) is false", "clause 4 (3 -4 0) is false"]
+
+
+def test_an_outside_model_is_checked_on_the_arrays_as_on_the_tuples():
+    """``violated_clause`` (an outside solver's model, `decode`'s, before any decoding) on a large file's
+    flat arrays names the same first clause as the walk over tuples: random formulas with empty and
+    repeated-literal clauses, against random models that leave variables unassigned, name variables
+    past the formula's, or satisfy everything."""
+    from puzzlesat.core.clauses import FlatClauses
+
+    rng = random.Random(47)
+    for _ in range(400):
+        variables = rng.randint(1, 8)
+        clauses = [tuple(rng.choice((-1, 1)) * rng.randint(1, variables) for _ in range(rng.randint(0, 4)))
+                   for _ in range(rng.randint(0, 12))]
+        numbers = [lit for clause in clauses for lit in (*clause, 0)]
+        import numpy as np
+
+        flat = FlatClauses.from_dimacs_numbers(np.array(numbers, dtype=np.int64))
+        chosen = rng.sample(range(1, variables + 3), rng.randint(0, variables + 2))
+        model = [rng.choice((-1, 1)) * v for v in chosen]
+        assert dimacs.violated_clause(flat, model) == dimacs.violated_clause(clauses, model), (clauses, model)
+
+
+def test_a_large_file_of_no_clauses_is_satisfiable(run_cli, tmp_path):
+    """A file past the bulk reader's size whose header comes last and no clause follows: the flat
+    arrays are empty, and the checker took that for an internal error (exit 3)."""
+    path = tmp_path / "none.cnf"
+    path.write_text("c padding padding padding\n" * (dimacs.BULK_SIZE // 20) + "p cnf 3 0\n")
+    assert path.stat().st_size > dimacs.BULK_SIZE
+    code, out, err = run_cli("solve", "cnf", str(path), "--json", "-q")
+    assert (code, json.loads(out)["status"]) == (0, "SAT"), err
+    assert run_cli("solve", "cnf", str(path), "--backend", "external:cadical", "-q")[0] == 0

@@ -94,7 +94,10 @@ class ExternalSession(Session):
                 return Result(Status.UNSAT, None, name, elapsed, certificate=self.certified(_read_proof(path + ".out")))
         status, literals = answer.status, answer.literals
         if status == Status.SAT:
-            broken = violated_clause(self.sent(), literals)
+            broken = violated_clause(self.encoding.clauses, literals)  # then what was added: no copy of both
+            if broken is None and self.added:
+                added = violated_clause(self.added, literals)
+                broken = None if added is None else len(self.encoding.clauses) + added
             if broken is not None:
                 raise BackendError(f"{name}: its model violates clause {broken + 1} of the formula it was given")
             return Result(status, CnfModel.from_literals(literals, self.encoding.num_vars), name, elapsed)

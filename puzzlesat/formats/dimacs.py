@@ -90,7 +90,9 @@ def to_wcnf(encoding: Encoding, title: str = "", old_format: bool = False) -> st
 def violated_clause(clauses: Sequence[Sequence[int]], literals: list[int]) -> int | None:
     """The index of the first clause that ``literals`` (a solver's model) makes false, every literal of
     it assigned and false; None when there is none. Checked before any puzzle decoding, so a model of
-    another file, or a wrong one, is named as such."""
+    another file, or a wrong one, is named as such. A large file's flat arrays are checked at once."""
+    if isinstance(clauses, FlatClauses):
+        return clauses.first_violated(literals)
     true = set(literals)
     assigned = true | {-lit for lit in literals}
     for index, clause in enumerate(clauses):
