@@ -1,8 +1,9 @@
 """`count` with no backend named answers by the method that fits (issue 38): the enumeration, with a head
 start, for few solutions; an exact counter raced against it for many (at once when the enumeration has
 found MANY_SOLUTIONS, issue 47); the report names which answered and what it raced. The tests that are
-about the cue lengthen the head start, so that a loaded machine's slow enumeration does not end it. Aquariums of one-cell regions whose every row and column holds k water cells have as
-many solutions as n x n 0-1 matrices with those sums: 90 (4, 2) and 67,950 (6, 2)."""
+about the cue lengthen the head start, so that a loaded machine's slow enumeration does not end it.
+Aquariums of one-cell regions whose every row and column holds k water cells have as many solutions as
+n x n 0-1 matrices with those sums: 90 (4, 2) and 67,950 (6, 2)."""
 from __future__ import annotations
 
 import json
