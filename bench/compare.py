@@ -43,6 +43,9 @@ COMMANDS = (
     ("solve", "aquarium", "instances/aquarium/pa-15x15-hard-1013539.txt", "-b", "portfolio:cadical,glucose,kissat"),
     ("count", "jig", "instances/jig/zhurgut_8x8.jig", "--cubes", "4", "--executor", "local:2"),
     ("crosscheck", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt", "--backends", "cadical,z3"),
+    # the default count: the enumeration's head start, a race past it
+    ("count", "aquarium", "instances/aquarium/pa-15x15-hard-1013539.txt"),
+    ("count", "jigsaw", "instances/aoc/2020-20/example.txt"),
 )
 
 
