@@ -151,9 +151,9 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
                  head_start: float = 0.0, names: Sequence[str] = (),
                  found: Callable[[T], int | None] | None = None, cue: int | None = None) -> Finish[T]:
     """Run every ``fn`` at once, each in its own forked child, and end them all when the first one
-    answers: a :class:`Finish`, its number and result. A race of methods that answer the same question: one whose
-    solver fails or dies (:class:`BackendError`, :class:`OutOfMemory`) leaves the race to the others
-    (said on stderr, naming it by ``names``), and when every one has failed the first failure is
+    answers: a :class:`Finish`, its number and result. A race of methods that answer the same question:
+    one whose solver fails or dies (:class:`BackendError`, :class:`OutOfMemory`) leaves the race to the
+    others (said on stderr, naming it by ``names``), and when every one has failed the first failure is
     raised, named after its method, so a failure is never hidden behind another method's answer nor
     blamed on another method; a refusal of the input (any other one-line error), which every method
     would make, ends the race at once. Past the ``deadline``: SolverTimeout. With ``head_start``,

@@ -83,8 +83,6 @@ class FlatClauses(Sequence[tuple[int, ...]]):
         10^6 clauses in a few hundredths of a second, where a walk over tuples took 2.8 s)."""
         import numpy as np
 
-        if not len(self.ends):  # reduceat cannot take an empty array
-            return None
         model = np.asarray(literals, dtype=np.int64)
         largest = int(np.abs(self.literals).max(initial=0))
         value = np.zeros(max(largest, int(np.abs(model).max(initial=0))) + 1, dtype=np.int8)
@@ -92,10 +90,7 @@ class FlatClauses(Sequence[tuple[int, ...]]):
         # a literal is false where its variable's value has the opposite sign: value * sign(literal) < 0
         false = value[np.abs(self.literals)] * np.sign(self.literals).astype(np.int8) < 0
         false[self.ends] = True  # the 0 ending each clause leaves it as it is
-        starts = np.concatenate(([0], self.ends[:-1] + 1))
-        # a clause's literals run from its start to its 0; reduceat over [start, end] includes the 0
-        every_false = np.logical_and.reduceat(false, starts)
-        broken = np.flatnonzero(every_false)
+        broken = np.flatnonzero(self._each_clause(np.logical_and, false))
         return int(broken[0]) if len(broken) else None
 
     def falsified(self, true_variables: Sequence[int], variables: int) -> list[int]:
@@ -103,15 +98,21 @@ class FlatClauses(Sequence[tuple[int, ...]]):
         1..``variables``) are true: vectorised, 10^6 clauses in a few hundredths of a second."""
         import numpy as np
 
-        if not len(self.ends):  # reduceat cannot take an empty array
-            return []
         value = np.zeros(variables + 1, dtype=bool)
         value[np.asarray(true_variables, dtype=np.int64)] = True
         # (each temporary a byte or four a literal: a large file's check must not cost more than its read)
         satisfied = value[np.abs(self.literals)]
         satisfied ^= self.literals < 0  # a negative literal is true where its variable is false
         satisfied[self.ends] = False  # the 0 ending each clause satisfies nothing
+        return np.flatnonzero(~self._each_clause(np.logical_or, satisfied)).tolist()
+
+    def _each_clause(self, reduce: Any, flags: Any) -> Any:
+        """``reduce`` (a numpy ufunc) over each clause's ``flags``, one flag a literal and one for the 0
+        that ends it (set by the caller so that it changes nothing): one result a clause."""
+        import numpy as np
+
+        if not len(self.ends):  # reduceat cannot take an empty array
+            return np.zeros(0, dtype=bool)
         starts = np.concatenate(([0], self.ends[:-1] + 1))
         # a clause's literals run from its start to its 0; reduceat over [start, end] includes the 0
-        any_true = np.logical_or.reduceat(satisfied, starts)
-        return np.flatnonzero(~any_true).tolist()
+        return reduce.reduceat(flags, starts)

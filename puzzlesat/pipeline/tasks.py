@@ -367,9 +367,8 @@ def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer
     """The first racer's report, with the parent's times and picture, and what it raced (the first
     racer alone for ``head_start`` seconds, or until it writes to ``cue``: see
     :func:`~puzzlesat.backends.forking.first_forked`; one that answered alone raced nobody, and its
-    report says so). Stopped by the deadline or a signal,
-    the racers answer with what they had, and the one that had found the most is the report: it names
-    the method that was making progress."""
+    report says so). Stopped by the deadline or a signal, the racers answer with what they had, and
+    the one that had found the most is the report: it names the method that was making progress."""
     report_phase("solve")
     try:
         _, report, raced = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
