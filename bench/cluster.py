@@ -60,12 +60,12 @@ def on_cluster(workers: int, work):
 def cubes_9x9(rows: list[str]) -> None:
     instance = load(JIG, str(JIGS / "zhurgut_9x9.jig"))
     plain_start = time.perf_counter()
-    plain = [count_solutions(request(JIG, break_symmetry=b), instance) for b in (False, True)]
+    plain = [count_solutions(request(JIG, break_symmetry=b, counting=True), instance) for b in (False, True)]
     plain_time = time.perf_counter() - plain_start
     encodings = [JIG.encode(instance, "cnf", TilingOptions(break_symmetry=b)) for b in (False, True)]
 
     def both(executor):
-        return [count_cubes(request(JIG, break_symmetry=b), instance, e, 8, executor).total
+        return [count_cubes(request(JIG, break_symmetry=b, counting=True), instance, e, 8, executor).total
                 for b, e in zip((False, True), encodings)]
 
     one, t1 = on_cluster(1, both)
@@ -134,7 +134,7 @@ def sample_10x10(sample: int, limit: float) -> list[str]:
     cubes = split(encoding, 14)
     split_time = time.perf_counter() - start
     chosen = random.Random(1).sample(cubes.open, min(sample, len(cubes.open)))
-    counting = request(JIG, break_symmetry=True)
+    counting = request(JIG, break_symmetry=True, counting=True)
     times, timeouts, found = [], 0, 0
     for cube in chosen:
         outcome = guarded(lambda cube=cube: count_formula(counting, instance, restricted(encoding, cube), Stopwatch(),
@@ -150,7 +150,7 @@ def sample_10x10(sample: int, limit: float) -> list[str]:
     longest = limit if timeouts else max(done)
     lines = [f"Split at depth 14: {len(cubes.open)} open cubes and {len(cubes.refuted)} refuted by propagation, "
              f"in {split_time:.1f} s. A uniform sample of {len(chosen)} cubes (seed 1), each counted alone "
-             f"(glucose4, enumeration with the checker) under {limit:g} s: {len(done)} finished, {timeouts} "
+             f"({counting.backend.name}, enumeration with the checker) under {limit:g} s: {len(done)} finished, {timeouts} "
              f"timed out, {found} solutions found in the sample.", "",
              "| cube times (finished) | s |", "|---|---:|"]
     if done:

@@ -67,7 +67,7 @@ def counted(puzzle: str, text: str, backend: str | None, limit: float) -> tuple[
         instance = spec.parse(text, str(path))
 
         def run() -> tuple[int, str]:
-            report = count(request(spec, backend, timeout=None), instance)
+            report = count(request(spec, backend, timeout=None, counting=True), instance)
             return next(iter(report.answers.values())), f"{report.counted_by} ({report.backend})"
         try:
             found, method = call_with_timeout(run, Deadline.after(limit), backend or "default")

@@ -68,7 +68,7 @@ def plain_reference(instance: Any) -> tuple[int, int]:
 
 
 def counted(instance: Any) -> tuple[int, int, str]:
-    report = count(request(JIG), instance, Stopwatch())
+    report = count(request(JIG, counting=True), instance, Stopwatch())
     return report.answers["solutions"], report.answers["up_to_rotation"], report.counted_by
 
 
@@ -124,7 +124,7 @@ def main() -> None:
              f"{args.jigs} seeded random jigs up to 8x8 (1-4 tab types, at most 12, 24, 48, 64 cells for 1, 2, 3, 4 "
              f"types; 0-40% flat inner edges, a tenth with a side changed), {time.strftime('%Y-%m-%d')}: "
              "`count jig` (no backend named: the jig's own search alone for 50 ms, then raced against enumeration on "
-             "pysat:glucose4) "
+             f"{request(JIG, counting=True).backend.name}) "
              f"against the plain reference (pure-Python search to the end), one run each, the reference "
              f"limited to {args.reference_limit:g} s and the count to {args.count_limit:g} s.", "",
              "| | jigs |", "|---|---:|",

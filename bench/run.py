@@ -253,19 +253,19 @@ def jigsaw_scaling_table(lines: list[str]) -> None:
 JIG_LIMIT, JIG_REPEAT = 60, 3
 
 
-def _default_backend(puzzle) -> str:
-    """The backend a command that names none solves on: the puzzle's task resolves it."""
-    return request(puzzle).backend.name
+def _count_backend(puzzle) -> str:
+    """The backend a ``count`` that names none counts on: the puzzle's task resolves it."""
+    return request(puzzle, counting=True).backend.name
 
 
 def _jig_sat_counts(jig, instance) -> tuple[str, float, float] | None:
-    """(counts, encode s, solve s) of ``puzzlesat count -b BACKEND``'s pipeline on the default backend,
+    """(counts, encode s, solve s) of ``puzzlesat count -b BACKEND``'s pipeline on count's default backend,
     cold: None past the limit. The backend is named, so the count is the formulas' (with none named, the
     jig's own search answers: bench/jig_family.py measures that)."""
     watch = Stopwatch()
     clear_caches()  # both encodes share the pruning, as in one `puzzlesat count` process
     try:
-        report = count(request(jig, _default_backend(jig), timeout=JIG_LIMIT), instance, watch)
+        report = count(request(jig, _count_backend(jig), timeout=JIG_LIMIT), instance, watch)
     except SolverTimeout:
         return None
     if report.stopped is not None:  # stopped by the limit, it says what it had found: a lower bound
@@ -304,7 +304,8 @@ def jig_table(lines: list[str]) -> None:
 
     jig = get_puzzle("jig")
     lines += [f"## Jig counts (by SAT: total and up to rotation side by side as in `puzzlesat count -b "
-              f"{_default_backend(jig)}`, the default backend; median of {JIG_REPEAT}, limit {JIG_LIMIT} s per run)",
+              f"{_count_backend(jig)}`, the backend `count` takes by default; median of {JIG_REPEAT}, "
+              f"limit {JIG_LIMIT} s per run)",
               "",
               "Encode is both formulas, built one after the other; solve is the longer of the two searches, "
               "which run at the same time. The reference is the search from the rules, the exact cover "

@@ -185,8 +185,8 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
     ({'solutions': 8, 'up_to_rotation': 2}, 'enumeration')
     """
     spec = get_puzzle(puzzle)
-    return _count(request(spec, backend, encoding, timeout, None, certify, **options), instance, listing=listing,
-                  limit=limit)
+    return _count(request(spec, backend, encoding, timeout, None, certify, counting=True, **options), instance,
+                  listing=listing, limit=limit)
 
 
 def explain(puzzle: str, instance: Any, certify: bool = False) -> Explained:

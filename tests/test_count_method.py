@@ -103,3 +103,24 @@ def test_the_backends_page_states_the_race_as_coded():
 
     page = " ".join((Path(__file__).parent.parent / "docs" / "backends.md").read_text().split())
     assert f"until it has found {tasks.MANY_SOLUTIONS} solutions or run for {tasks.QUICK_ENUMERATION:g} s" in page
+
+
+def test_a_count_with_no_backend_named_takes_the_puzzles_count_backend(run_cli):
+    """Jig solves on CaDiCaL and counts on glucose4 (``count_backend``: it proves an enumeration's last
+    UNSAT faster). A count that names no backend takes it, still raced against the jig's own search;
+    a named backend, a solve, and the proof-writing backend of --certify follow the names."""
+    from puzzlesat.pipeline.request import request
+
+    jig = get_puzzle("jig")
+    counting = request(jig, counting=True)
+    assert (counting.backend.name, counting.race_search) == ("pysat:glucose4", True)
+    assert request(jig, "cadical", counting=True).backend.name == "pysat:cadical195"
+    assert not request(jig, "cadical", counting=True).race_search
+    assert request(jig).backend.name == "pysat:cadical195"
+    assert request(jig, counting=True, certify="strict").backend.name.startswith("pysat:glucose4")
+    matt = "instances/jig/matt5x5.jig"
+    for given, backend in (((), "pysat:glucose4"), (("-b", "cadical"), "pysat:cadical195")):
+        report = valid(json.loads(run_cli("count", "jig", matt, "--cubes", "1", "--json", *given)[1]))
+        assert (report["answers"], report["backend"]) == ({"solutions": 8, "up_to_rotation": 2}, backend)
+    assert "default backend  pysat:glucose4" in run_cli("count", "jig", "--help")[1]
+    assert "default backend  pysat:cadical195" in run_cli("solve", "jig", "--help")[1]

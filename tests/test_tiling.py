@@ -99,7 +99,7 @@ def test_count_timeout_names_the_given_limit(run_cli):
     code, out, err = run_cli("count", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"), "--timeout", "1")
     assert code == 4 and not out
     # a race of the SAT enumeration and the jig's own search: the message names both (issue 46)
-    assert err.strip() == ("puzzlesat: error: enumeration on pysat:cadical195 and the puzzle's own search: no answer "
+    assert err.strip() == ("puzzlesat: error: enumeration on pysat:glucose4 and the puzzle's own search: no answer "
                            "within the time limit of 1 s")
 
 

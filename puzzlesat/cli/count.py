@@ -81,7 +81,8 @@ def command(
     spec = get_puzzle(puzzle)
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading_given(spec))
-    counting = request(spec, backend, None, timeout, certify=certify, **encoder_options(cardinality, pb))
+    counting = request(spec, backend, None, timeout, certify=certify, counting=True,
+                       **encoder_options(cardinality, pb))
     if jsonl:
         if cubes is not None or executor is not None:
             raise PuzzlesatError("--jsonl streams one enumeration in this process: --cubes and --executor do not apply")

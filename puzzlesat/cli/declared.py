@@ -131,7 +131,8 @@ class PuzzleCommand(SupervisedCommand):
             return
         if puzzle is not None:
             rows = [("encodings", f"{', '.join(puzzle.encodings)} (--encoding; default {puzzle.encodings[0]})"),
-                    ("default backend", puzzle.default_backend or DEFAULT_BACKEND)]
+                    ("default backend", (puzzle.count_backend if self.name == "count" else None)
+                     or puzzle.default_backend or DEFAULT_BACKEND)]
             if any(param.name == "forced" for param in self.params):
                 rows.append(("--forced", "offered: what every solution shares" if puzzle.offers_forced
                              else "not offered"))

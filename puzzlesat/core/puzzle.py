@@ -105,6 +105,9 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         return False
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None
+    #: the backend ``count`` uses when none is chosen, where another solver is measured faster at
+    #: enumerating every solution (proving the last UNSAT) than at finding one; None: ``default_backend``
+    count_backend: str | None = None
     #: a solve returns one of several solutions, so a cross-check compares solution counts instead
     crosscheck_by_count: bool = False
     #: a formula file (``cnf``, ``wcnf``): no encoder stands between the file and the solvers, which share

@@ -73,15 +73,20 @@ class Request:
 
 def request(puzzle: Puzzle[Any, Any, Any], backend: str | None = None, encoding: str | None = None,
             timeout: Deadline | float | None = None, method: str | None = None, certify: str | None = None,
-            forced: bool = False, **options: Any) -> Request:
+            forced: bool = False, counting: bool = False, **options: Any) -> Request:
     """Resolve names into a :class:`Request`: the task fills in the defaults (the puzzle's measured
     fastest backend, its first encoding, the method tuned for the encoding); ``options`` are the
     puzzle's encoder options by name, refused in one line when the puzzle has no such option. The time
     limit is a command's :class:`Deadline`, or seconds from now. ``forced``: also find what every
-    solution shares, where the puzzle offers it (refused in one line otherwise)."""
+    solution shares, where the puzzle offers it (refused in one line otherwise). ``counting``: the
+    request is a count's, so with no backend named it takes the puzzle's ``count_backend`` (still
+    raced against the puzzle's own search, as any count with no backend named is)."""
     deadline = timeout if isinstance(timeout, Deadline) else Deadline.after(timeout)
-    resolved = certifying(puzzle.task.request(puzzle, backend, encoding, puzzle.options(**options), deadline,
+    chosen = backend or (puzzle.count_backend if counting else None)
+    resolved = certifying(puzzle.task.request(puzzle, chosen, encoding, puzzle.options(**options), deadline,
                                               method), certify)
+    if backend is None and chosen is not None:
+        resolved = replace(resolved, race_search=True)
     if forced:
         if not puzzle.offers_forced:
             raise PuzzlesatError(f"--forced: {puzzle.name} does not say which cells every solution shares")
