@@ -25,6 +25,7 @@ import puzzlesat
 from puzzlesat.backends.pysat_backend import PysatSession
 from puzzlesat.core.errors import EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT, Interrupted, OutOfMemory, SolverTimeout
 from puzzlesat.core.result import Result
+from puzzlesat.encoders import get_puzzle
 
 from .conftest import INSTANCES
 from .test_schemas import valid
@@ -95,6 +96,25 @@ def test_two_counts_side_by_side_both_hand_back_what_they_had(tmp_path):
     report = valid(json.loads(out))
     assert code == EXIT_TIMEOUT and one_line(err), err
     assert set(report["answers"]) == {"solutions", "up_to_rotation"} and report["complete"] is False
+    # the two bounds agree with each other (they had said 583 solutions and 602 classes)
+    solutions, classes = report["answers"]["solutions"], report["answers"]["up_to_rotation"]
+    assert solutions >= classes >= -(-solutions // 4), report["answers"]
+
+
+def test_stopped_tiling_counts_bound_one_another():
+    """A class found is a checked layout of its own; a class holds at most one layout per symmetry of
+    the grid (4 turns of a square, 2 of a rectangle; a jigsaw's 8 with the mirrors)."""
+    jig, jigsaw = get_puzzle("jig"), get_puzzle("jigsaw")
+    square = puzzlesat.read("jig", str(INSTANCES / "jig" / "matt5x5.jig"))
+    flat = puzzlesat.read("jig", str(INSTANCES / "jig" / "zhurgut_9x5.jig"))
+    image = puzzlesat.read("jigsaw", str(INSTANCES / "aoc" / "2020-20" / "example.txt"))
+    assert jig.lower_bounds(square, {"solutions": 583, "up_to_rotation": 602}) == \
+        {"solutions": 602, "up_to_rotation": 602}
+    assert jig.lower_bounds(square, {"solutions": 10, "up_to_rotation": 1}) == {"solutions": 10, "up_to_rotation": 3}
+    assert jig.lower_bounds(flat, {"solutions": 10, "up_to_rotation": 1}) == {"solutions": 10, "up_to_rotation": 5}
+    assert jig.lower_bounds(flat, {"solutions": 0, "up_to_rotation": 0}) == {"solutions": 0, "up_to_rotation": 0}
+    assert jigsaw.lower_bounds(image, {"solutions": 9, "up_to_symmetry": 1}) == {"solutions": 9, "up_to_symmetry": 2}
+    assert jig.lower_bounds(square, {"solutions": 7}) == {"solutions": 7}  # one count: nothing to compare
 
 
 def test_a_raced_count_stopped_by_its_limit_names_its_methods(tmp_path):

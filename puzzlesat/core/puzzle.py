@@ -174,6 +174,12 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         count, made from the request's ``options``; the first one is the count ``--list`` lists."""
         return (("solutions", options),)
 
+    def lower_bounds(self, instance: InstanceT, found: dict[str, int]) -> dict[str, int]:
+        """What the numbers of counts stopped side by side (each a lower bound from its own search) say
+        together: by default each its own; a puzzle whose counts bound one another raises them (a
+        tiling's classes)."""
+        return found
+
     def options(self, **given: Any) -> OptionsT:
         """This puzzle's options from keyword values; a name it does not take is refused in one line."""
         return self.options_type.of(self.name, given)

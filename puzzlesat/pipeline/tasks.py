@@ -133,6 +133,8 @@ class Task(ABC):
         counts = {label: tally.found for (label, _), tally in zip(variants, tallies)}
         solved_by = tuple(dict.fromkeys(name for tally in tallies for name in tally.solved_by))
         stop = next((tally.stop for tally in tallies if tally.stop is not None), None)
+        if stop is not None:  # side by side, the counts stopped at one deadline may bound one another
+            counts = request.puzzle.lower_bounds(instance, counts)
         return _count_report(request, instance, watch, counts, tallies[0].size, solved_by, claims,
                              request.backend.counting if request.exact_count else "enumeration",
                              limit is None or all(found < limit for found in counts.values()), tuple(listed), stop)
