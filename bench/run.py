@@ -424,7 +424,7 @@ def amphipod_scaling_table(lines: list[str]) -> None:
     amphipod = get_puzzle("amphipod")
     lines += ["## Amphipod scaling (generated, seed 1; defaults, A* limited to 60 s)", "",
               "| rooms x depth | movers | encode s | solve s | energy | A* s |", "|---|---:|---:|---:|---:|---:|"]
-    for rooms, depth in ((4, 2), (4, 4), (4, 6), (4, 8), (5, 4), (6, 4), (6, 6)):
+    for rooms, depth in ((4, 2), (4, 4), (4, 6), (4, 8), (4, 10), (5, 4), (6, 4), (6, 6), (10, 4)):
         instance = amphipod.parse(generate(rooms, depth, 1), "generated", unfold=False)
         watch = Stopwatch()
         try:

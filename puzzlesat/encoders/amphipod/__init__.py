@@ -37,8 +37,9 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):
                               flag="--no-unfold"),)
     bundled = "instances/aoc/2021-23"
     generator = Generator(
-        "A random amphipod burrow with a plan (solvability proven by the SAT solver).",
-        "Solve it with --no-unfold unless it has 4 rooms.\n\n\b\nExample:\n"
+        "A random amphipod burrow, solvable: a plan walked backwards from the sorted one.",
+        "Solve it with --no-unfold unless it has 4 rooms (then part 2's unfolded burrow is proven solvable "
+        "too, by the SAT solver).\n\n\b\nExample:\n"
         "  puzzlesat generate amphipod --rooms 5 --depth 3 --seed 1 -o burrow.txt",
         (Option("rooms", int, "Rooms (types A, B, ...).", default=4, minimum=1, maximum=10),
          Option("depth", int, "Slots per room.", default=2, minimum=1)),
