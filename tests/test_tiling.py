@@ -190,6 +190,17 @@ def test_generated_jigsaw_is_solved_back(run_cli, tmp_path, ambiguity):
     assert [s.answers() | {"unique": True} for s in JIGSAW.reference(instance, 1)] == [report.answers]
 
 
+def test_generators_refuse_what_they_cannot_make_in_one_line_that_says_why(run_cli):
+    """Tiles of 3 cells share their borders (2 middle patterns for 24 edges): the advice was 'lower
+    --ambiguity', which was already 0. A jig over the parser's 50 a side was refused as a file
+    ('generated:2:1: grid 100x100 ...'); now --rows says it."""
+    code, _, err = run_cli("generate", "jigsaw", "--size", "3", "--tile", "3")
+    assert code == 2 and err.strip().endswith("--tile 3 gives 2 border patterns for 24 edges; --tile 7 or more gives "
+                                              "each its own"), err
+    code, _, err = run_cli("generate", "jig", "--rows", "100", "--cols", "3")
+    assert code == 2 and "--rows" in err and "1<=x<=50" in err, err
+
+
 @pytest.mark.parametrize("size,tile", [(4, 5), (4, 6), (5, 6)])
 def test_corner_anchoring_loses_no_assembly(monkeypatch, size, tile):
     # tiny tiles make borders collide, so these puzzles often have several assemblies and their corners
@@ -251,6 +262,21 @@ def test_generated_30x30_jigsaw_is_anchored_at_a_proven_corner():
     assert count_solutions(request(JIGSAW, "cadical", break_symmetry=True), instance) == 1
     assert count_solutions(request(JIGSAW, "cadical", break_symmetry=False), instance) == 8  # every image of the anchored domains
     assert solve(request(JIGSAW, "cadical"), instance).checked
+
+
+def test_the_largest_generated_jigsaw_is_anchored():
+    """`generate jigsaw --size 60` (the generator's largest, default seed 0) ran out of 10 GB: anchoring
+    gave up at its budget of 100 joins a variant (it needs 160-200 here), and the unpruned formula
+    was built. Anchored, no cell keeps more than two placements (the solver settles the rest)."""
+    import random
+
+    from puzzlesat.encoders.jigsaw.generate import MAX_SIZE, scrambled
+    from puzzlesat.encoders.jigsaw.instance import parse
+    from puzzlesat.encoders.tiling.anchor import anchored_domains
+
+    instance = parse(scrambled(MAX_SIZE, 10, 0, random.Random(0)), "generated")
+    domains = anchored_domains(JIGSAW.tiling_problem(instance))
+    assert domains is not None and max(len(cell) for cell in domains) <= 2
 
 
 @pytest.mark.parametrize("rows,cols,types,seed", [(4, 4, 3, 1), (3, 5, 2, 2), (5, 5, 6, 3)])

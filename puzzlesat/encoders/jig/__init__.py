@@ -12,7 +12,7 @@ from ..tiling.options import TilingOptions
 from ..tiling.problem import TilingProblem, Variant
 from ..tiling.puzzle import TilingPuzzle
 from .check import check as _check
-from .instance import JigInstance
+from .instance import MAX_SIDE, JigInstance
 from .instance import parse as _parse
 from .solution import JigSolution, rotate
 
@@ -59,8 +59,8 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
         "Pieces cut from a random layout of tab types.\n\n\b\nExample:\n"
         "  puzzlesat generate jig --rows 6 --cols 6 --types 4 --seed 2 -o six.jig\n"
         "  puzzlesat generate jig --rows 4 --cols 7 --types 2 --flat 0.25 --seed 5 -o flat.jig",
-        (Option("rows", int, "Rows of pieces.", minimum=1, required=True),
-         Option("cols", int, "Columns of pieces.", minimum=1, required=True),
+        (Option("rows", int, "Rows of pieces.", minimum=1, maximum=MAX_SIDE, required=True),
+         Option("cols", int, "Columns of pieces.", minimum=1, maximum=MAX_SIDE, required=True),
          Option("types", int, "Tab types.", default=6, minimum=1),
          Option("flat", float, "Chance that an inner edge is flat on both sides (flat sides inside make "
                                "look-alike pieces).", default=0.0, minimum=0.0, maximum=1.0, below_maximum=True)),

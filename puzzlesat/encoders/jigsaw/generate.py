@@ -133,4 +133,17 @@ def generate(size: int, tile: int, ambiguity: int, seed: int, deadline: Deadline
         proving = request(PUZZLE, "cadical", timeout=deadline, break_symmetry=True)
         if count_solutions(proving, parse(text, "generated"), limit=2) == 1:
             return text
-    raise PuzzlesatError(f"no assembly unique up to symmetry in {ATTEMPTS} attempts: lower --ambiguity")
+    raise PuzzlesatError(f"no assembly unique up to symmetry in {ATTEMPTS} attempts: {_what_shares(size, tile, ambiguity)}")
+
+
+def _what_shares(size: int, tile: int, ambiguity: int) -> str:
+    """Why tiles share borders, as advice: edges sharing the middles ``tile`` allows, or ``ambiguity``."""
+    edges, middles = 2 * size * (size + 1), 2 ** (tile - 2)
+    advice = []
+    if edges > middles:  # more edges than middle patterns: collisions whatever --ambiguity says
+        wide_enough = 2 + (edges - 1).bit_length()  # the least tile with 2^(tile - 2) >= edges
+        advice.append(f"--tile {tile} gives {middles:,} border patterns for {edges:,} edges; --tile {wide_enough} "
+                      f"or more gives each its own")
+    if ambiguity:
+        advice.append("lower --ambiguity")
+    return "; ".join(advice) or "try another --seed"

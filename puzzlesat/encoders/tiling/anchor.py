@@ -34,9 +34,10 @@ PATCH = 4
 #: past that many, anchoring is given up before the patches are built, since it only prunes (sound
 #: either way). A budget in proportion to the problem, so that a small one gives up in milliseconds:
 #: measured, a generated 50x50 jigsaw (20,000 variants), which anchoring is what solves, needs between
-#: 25 and 50 a variant; a 4x4 jig of two tab types and flat inner edges examined 60 M joins (940k a
-#: variant) and built a million patches in 4.5-5.8 s to prove nothing
-EXAMINED_PER_VARIANT = 100
+#: 25 and 50 a variant, and a 60x60 one (the generator's largest; seed 0) between 160 and 200: at 100
+#: it gave up, and its unpruned formula ran out of 10 GB. A 4x4 jig of two tab types and flat inner
+#: edges examined 60 M joins (940k a variant) and built a million patches in 4.5-5.8 s to prove nothing
+EXAMINED_PER_VARIANT = 400
 
 Patch = tuple[int, ...]  # k x k variants, row-major
 Sides = tuple[set[int], set[int], set[int], set[int]]  # per side (top, right, bottom, left): variants
