@@ -12,7 +12,8 @@ import pytest
 from puzzlesat.core.errors import PuzzleFormatError
 from puzzlesat.core.timing import Stopwatch
 from puzzlesat.encoders.amphipod import PUZZLE
-from puzzlesat.encoders.amphipod.generate import away_from_home, backward_start, generate, random_burrow, solvable
+from puzzlesat.encoders.amphipod.burrow import Burrow
+from puzzlesat.encoders.amphipod.generate import away_from_home, backward_start, generate, has_plan, parts_read
 from puzzlesat.encoders.amphipod.instance import AmphipodInstance, parse
 from puzzlesat.encoders.amphipod.reference import cheapest_plan
 from puzzlesat.pipeline.crosscheck import independent_agreement, run_methods
@@ -118,6 +119,19 @@ def test_decoding_an_unsat_export_says_one_part_may_be_to_blame(run_cli, tmp_pat
     assert run_cli("export", "amphipod", str(path), "-o", str(tmp_path / "x.cnf"))[0] == 0
     code, out, _ = run_cli("decode", "amphipod", str(path), "--model", str(answer), "--map", str(tmp_path / "x.cnf.vars.json"))
     assert code == 1 and "at least one of them has no solution" in out
+
+
+def random_burrow(rooms: int, depth: int, rng: random.Random) -> Burrow:
+    """Shuffled amphipods, solvable or not."""
+    amphipods = [kind for kind in range(rooms) for _ in range(depth)]
+    rng.shuffle(amphipods)
+    return Burrow(2 * rooms + 3, tuple(2 + 2 * k for k in range(rooms)),
+                  tuple(tuple(amphipods[k * depth:(k + 1) * depth]) for k in range(rooms)))
+
+
+def solvable(burrow: Burrow) -> bool:
+    """Whether every part that ``solve`` reads from the drawing has a plan."""
+    return all(has_plan(part) for _, part in parts_read(burrow))
 
 
 def _small_burrows(count: int) -> list:

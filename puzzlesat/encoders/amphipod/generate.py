@@ -44,17 +44,6 @@ STEPS_PER_AMPHIPOD = 4
 KEEPS_OPEN, CLOSES = 4.0, 0.1
 
 
-def random_burrow(rooms: int, depth: int, rng: random.Random, sorted_rows: int = 0) -> Burrow:
-    """Shuffled amphipods, except ``sorted_rows`` bottom rows that start home (the tests' random
-    burrows, solvable or not)."""
-    mixed = depth - sorted_rows
-    amphipods = [kind for kind in range(rooms) for _ in range(mixed)]
-    rng.shuffle(amphipods)
-    room_x = tuple(2 + 2 * k for k in range(rooms))
-    return Burrow(2 * rooms + 3, room_x, tuple(tuple(amphipods[k * mixed:(k + 1) * mixed]) + (k,) * sorted_rows
-                                               for k in range(rooms)))
-
-
 def backward_start(rooms: int, depth: int, rng: random.Random) -> Burrow | None:
     """A start reached by undoing a random plan from the sorted burrow (the module docstring argues each
     step); None when the hallway cannot be put back (an amphipod reaches no room with space)."""
@@ -118,20 +107,15 @@ def away_from_home(burrow: Burrow) -> int:
     return sum(burrow.depth - burrow.settled(room) for room in range(burrow.types))
 
 
-def solvable(burrow: Burrow) -> bool:
-    """Whether every part that ``solve`` reads from the drawing has a plan (SAT on the event ordering):
-    with four rooms that includes part 2's unfolded burrow, which can be stuck when the drawing itself
-    is not."""
-    return all(_has_plan(part) for _, part in _parts(burrow))
-
-
-def _parts(burrow: Burrow) -> tuple[tuple[str, Burrow], ...]:
+def parts_read(burrow: Burrow) -> tuple[tuple[str, Burrow], ...]:
+    """The burrows ``solve`` reads from the drawing: with four rooms, part 2's unfolded one too."""
     from .instance import parse
 
     return parse(burrow.draw(), "generated", unfold_part2=burrow.types == 4).burrows
 
 
-def _has_plan(burrow: Burrow) -> bool:
+def has_plan(burrow: Burrow) -> bool:
+    """Whether a plan sorts the burrow (SAT on the event ordering)."""
     from pysat.solvers import Solver
 
     from .events import encode_events
@@ -147,6 +131,6 @@ def generate(rooms: int, depth: int, seed: int) -> str:
     rng = random.Random(seed)
     walks = [burrow for burrow in (backward_start(rooms, depth, rng) for _ in range(WALKS)) if burrow is not None]
     for burrow in sorted(walks, key=away_from_home, reverse=True):  # stable: ties keep the order drawn
-        if all(_has_plan(part) for _, part in _parts(burrow) if part != burrow):
+        if all(has_plan(part) for _, part in parts_read(burrow) if part != burrow):
             return burrow.draw() + "\n"
     raise PuzzlesatError(f"no solvable start found in {WALKS} walks")

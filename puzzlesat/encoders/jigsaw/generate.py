@@ -75,7 +75,7 @@ def _tiles(size: int, tile: int, ambiguity: int, rng: random.Random) -> list[tup
     picture = _picture(size * inner, rng)
     corner = [[rng.choice("#.") for _ in range(size + 1)] for _ in range(size + 1)]
 
-    edge_count = 2 * size * (size + 1)
+    edge_count = _edge_count(size)
     # distinct edge middles while there are enough of them (2^(T-2)), so that ambiguity is only what
     # --ambiguity asks for; past that, collisions are unavoidable and the uniqueness check decides
     if edge_count <= 2 ** inner:
@@ -136,9 +136,14 @@ def generate(size: int, tile: int, ambiguity: int, seed: int, deadline: Deadline
     raise PuzzlesatError(f"no assembly unique up to symmetry in {ATTEMPTS} attempts: {_what_shares(size, tile, ambiguity)}")
 
 
+def _edge_count(size: int) -> int:
+    """Edges of the tile lattice, outer ones included: each carries one border string."""
+    return 2 * size * (size + 1)
+
+
 def _what_shares(size: int, tile: int, ambiguity: int) -> str:
     """Why tiles share borders, as advice: edges sharing the middles ``tile`` allows, or ``ambiguity``."""
-    edges, middles = 2 * size * (size + 1), 2 ** (tile - 2)
+    edges, middles = _edge_count(size), 2 ** (tile - 2)
     advice = []
     if edges > middles:  # more edges than middle patterns: collisions whatever --ambiguity says
         wide_enough = 2 + (edges - 1).bit_length()  # the least tile with 2^(tile - 2) >= edges
