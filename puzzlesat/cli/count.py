@@ -123,7 +123,7 @@ def end_if_stopped(report: Report) -> None:
     stop = report.stopped
     if stop is None:
         return
-    found = ", ".join(f"at least {value:,} {label}" for label, value in report.answers.items() if value)
+    found = ", ".join(f"{label} at least {value:,}" for label, value in report.answers.items() if value)
     how = "every one checked" if report.checked else "each from a finished count"
     if not found:
         found, how = "no solution found yet", "not a proof that there is none"

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from ..formats.picture import Picture
     from .request import Request
 
+#: the ``backend`` of a report that no solver answered (a count by the puzzle's own search)
+NO_BACKEND = "none"
+
 
 @dataclass(frozen=True)
 class Report:
@@ -32,6 +35,8 @@ class Report:
 
     puzzle: str
     source: str
+    #: the backend asked (a portfolio's name: see ``solved_by``); :data:`NO_BACKEND` where no solver
+    #: answered (a count by the puzzle's own solver-free search)
     backend: str
     encoding: str
     status: Status

@@ -30,7 +30,7 @@ from ..core.puzzle import Puzzle, Solution
 from ..core.reporting import progress_slot, report_phase
 from ..core.result import Status
 from ..core.timing import Deadline, Stopwatch
-from .report import Claims, Report, answered
+from .report import NO_BACKEND, Claims, Report, answered
 from .request import Request, encoding_for
 from .satisfy import solve_satisfying
 from .steps import Tally, checked_solution, count_formula, cue_at, refuse_uncountable
@@ -389,8 +389,10 @@ def _lower_bound(report: Report) -> int | None:
 
 
 def _searched_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], method: str) -> Report:
-    """The report of counts made by the puzzle's own search: no formula, every solution checked."""
-    return _count_report(request, instance, watch, counts, {}, (method,), Claims(request, watch), method, True, ())
+    """The report of counts made by the puzzle's own search: no formula, no solver (its backend
+    :data:`NO_BACKEND`), every solution checked."""
+    report = _count_report(request, instance, watch, counts, {}, (method,), Claims(request, watch), method, True, ())
+    return replace(report, backend=NO_BACKEND)
 
 
 def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claims: Claims,
