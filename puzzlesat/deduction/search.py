@@ -16,10 +16,12 @@ steps are checked afterwards by :mod:`.replay`, which shares nothing with this s
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
+import numpy
 from pysat.solvers import Solver
 
 from ..core.reporting import report_progress
@@ -27,6 +29,13 @@ from . import Explanation, Facts, Step
 
 #: how many cells the core search tries for the smallest set of facts
 CORE_TRIES = 4
+
+
+def _mask(literals: Sequence[int]) -> int:
+    """Bit ``i`` set where ``literals[i]`` is true (a model's values, packed in C: a Python loop over
+    a jig's 355 cells took a tenth of its explanation)."""
+    signs = numpy.fromiter(literals, dtype=numpy.int64, count=len(literals)) > 0
+    return int.from_bytes(numpy.packbits(signs, bitorder="little").tobytes(), "little")
 
 
 class _Guarded:
@@ -40,6 +49,10 @@ class _Guarded:
         shown = set(facts.cells)
         #: each cell's bit in a kept model's mask of true cells
         self.bit = {cell: 1 << number for number, cell in enumerate(facts.cells)}
+        self._size = top + len(facts.facts)  # a model's length: the selectors are its last variables
+        cells_at = [cell - 1 for cell in facts.cells]
+        self._cells_of: Callable[[list[int]], Sequence[int]] = (
+            itemgetter(*cells_at) if len(cells_at) > 1 else lambda model: [model[cell] for cell in cells_at])
         self.scope: list[frozenset[int]] = []
         for selector, fact in zip(self.selectors, facts.facts):
             for clause in fact.clauses:
@@ -73,17 +86,27 @@ class _Guarded:
         cells (turning a whole model into a set was a fifth of the time)."""
         assumptions = [self.selectors[i] for i in chosen] + list(known)
         mask = sum(1 << i for i in chosen)
-        witnesses = [cells_true for holding, cells_true in self.models if holding & mask == mask]
-        if not witnesses:
+        bit = self.bit
+        cells = sorted(cells)
+        asked = sum(bit[var] for var in cells)
+        first: int | None = None
+        differ = 0  # the cells on which two witnesses differ: not forced
+        for holding, cells_true in self.models:
+            if holding & mask == mask:
+                if first is None:
+                    first = cells_true
+                differ |= cells_true ^ first
+                if differ & asked == asked:
+                    return []  # each cell differs somewhere: none is forced, no more witnesses needed
+        if first is None:
             if not self.solver.solve(assumptions=assumptions):
                 return None
-            witnesses = [self._kept_model()]
-        first = witnesses[0]
-        differ = 0  # the cells on which two witnesses differ: not forced
-        for other in witnesses:
-            differ |= other ^ first
-        bit = self.bit
-        undecided = [var for var in sorted(cells) if not differ & bit[var]]
+            first = self._kept_model()
+        undecided = [var for var in cells if not differ & bit[var]]
+        # each refutation that fails should flip as many undecided cells as it can: the solver is asked
+        # to prefer the values ``first`` does not have (a backbone search's usual hint; the answer
+        # cannot change, only how many calls reach it: the bundled hard 15x15s 9.1 -> 8.2 s in all)
+        self.solver.set_phases([-var if first & bit[var] else var for var in undecided])
         forced = []
         while undecided:
             var = undecided.pop(0)
@@ -99,10 +122,10 @@ class _Guarded:
         """The solver's model as its mask of true cells, kept with its facts for :meth:`forced`'s later
         questions."""
         model: list[int] = self.solver.get_model() or []
-        size = len(model)  # a variable past its end is in no clause: false, as in a set of true literals
-        holding = sum(1 << number for number, selector in enumerate(self.selectors)
-                      if selector <= size and model[selector - 1] > 0)
-        cells_true = sum(bit for cell, bit in self.bit.items() if cell <= size and model[cell - 1] > 0)
+        if len(model) < self._size:  # a variable past its end is in no clause: false, as in a set of true literals
+            model += [-var for var in range(len(model) + 1, self._size + 1)]
+        holding = _mask(model[self.selectors[0] - 1:self._size]) if self.selectors else 0
+        cells_true = _mask(self._cells_of(model))
         self.models.append((holding, cells_true))
         return cells_true
 
