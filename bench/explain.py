@@ -1,8 +1,10 @@
 """What `puzzlesat explain` costs, and whether its difficulty orders puzzles as people do (issue 37).
 
-Every bundled aquarium and the jigsaw inputs (the real AoC inputs of ../shared join when they are there):
-explained in process, medians of 3 runs (finding the steps; replaying them). Then the difficulty of the
-puzzle-aquarium.com instances against the site's own easy / normal / hard labels, size by size.
+Every bundled aquarium, generated aquariums past the bundled sizes, the jigsaw inputs (the real AoC inputs
+of ../shared join when they are there) and every bundled jig: explained in process, medians of 3 runs
+(finding the steps; replaying them), each run in a forked child limited to ``LIMIT`` seconds, so that the
+table shows where explaining stops scaling. Then the difficulty of the puzzle-aquarium.com instances
+against the site's own easy / normal / hard labels, size by size.
 
     .venv/bin/python bench/explain.py [--runs 3]      (writes its sections of BENCHMARKS.md)
     .venv/bin/python bench/explain.py --loaded 4 [--runs 5]
@@ -17,6 +19,7 @@ import multiprocessing
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,23 +27,43 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from run import aoc_inputs, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
 
+from puzzlesat.backends.forking import call_with_timeout  # noqa: E402
+from puzzlesat.core.errors import SolverTimeout  # noqa: E402
+from puzzlesat.core.timing import Deadline  # noqa: E402
 from puzzlesat.encoders import get_puzzle  # noqa: E402
+from puzzlesat.encoders.aquarium.generate import generate  # noqa: E402
 from puzzlesat.pipeline.explaining import explain_instance  # noqa: E402
 from puzzlesat.pipeline.steps import load  # noqa: E402
 
 LABELS = ("easy", "normal", "hard")
+#: seconds one run may take (finding the steps and replaying them)
+LIMIT = 30.0
+#: generated aquariums (size, seed) past the bundled 15x15
+GENERATED = ((20, 1), (30, 1))
 
 
-def measured(puzzle: str, path: str, runs: int) -> tuple[dict[str, int], float, float]:
-    """(difficulty, median seconds finding the steps, median seconds replaying them)."""
+def measured(puzzle: str, path: str, runs: int) -> tuple[dict[str, int], float, float] | None:
+    """(difficulty, median seconds finding the steps, median seconds replaying them); None when a run
+    did not finish within ``LIMIT``. The difficulty's ``solved`` is 0 where the steps end at two
+    solutions (a jig of more than one class)."""
     spec = get_puzzle(puzzle)
-    found, replayed, difficulty = [], [], {}
-    for _ in range(runs):
+
+    def once() -> tuple[dict[str, int], float, float]:
         result = explain_instance(spec, load(spec, path))
-        assert result.explanation.solved, path
-        found.append(result.times["explain"])
-        replayed.append(result.times["replay"])
-        difficulty = result.explanation.difficulty
+        explanation = result.explanation
+        assert explanation.solved or explanation.differing, path  # a bundled instance has a solution
+        difficulty = dict(explanation.difficulty) | {"solved": int(explanation.solved)}
+        return difficulty, result.times["explain"], result.times["replay"]
+
+    found, replayed = [], []
+    difficulty: dict[str, int] = {}
+    for _ in range(runs):
+        try:
+            difficulty, seconds, replay = call_with_timeout(once, Deadline.after(LIMIT), "cadical195")
+        except SolverTimeout:
+            return None
+        found.append(seconds)
+        replayed.append(replay)
     return difficulty, statistics.median(found), statistics.median(replayed)
 
 
@@ -87,11 +110,24 @@ def main() -> None:
         loaded(arguments.loaded, runs)
         return
     rows, by_label = [], {}
+    scratch = tempfile.TemporaryDirectory()
     targets = [("aquarium", path.stem, str(path)) for path in sorted((ROOT / "instances" / "aquarium").glob("*.txt"))]
+    for size, seed in GENERATED:
+        generated = Path(scratch.name) / f"generated-{size}x{size}-seed{seed}.txt"
+        generated.write_text(generate(size, seed))
+        targets.append(("aquarium", generated.stem, str(generated)))
     targets += [("jigsaw", name, path) for name, path in aoc_inputs("2020-20")]
+    targets += [("jig", path.stem, str(path)) for path in sorted((ROOT / "instances" / "jig").glob("*.jig"))]
     for puzzle, name, path in targets:
-        difficulty, seconds, replay = measured(puzzle, path, runs)
-        rows.append(f"| {puzzle} {name} | {difficulty['steps']} | {difficulty['widest']} | {seconds:.3f} | {replay:.3f} |")
+        answer = measured(puzzle, path, runs)
+        if answer is None:
+            rows.append(f"| {puzzle} {name} | - | - | past {LIMIT:g} | - | - |")
+            print(rows[-1], flush=True)
+            continue
+        difficulty, seconds, replay = answer
+        ends = "solved" if difficulty["solved"] else "two solutions"
+        rows.append(f"| {puzzle} {name} | {difficulty['steps']} | {difficulty['widest']} | {seconds:.3f} | {replay:.3f} "
+                    f"| {ends} |")
         print(rows[-1], flush=True)
         parts = name.split("-")
         if puzzle == "aquarium" and parts[0] == "pa":
@@ -99,8 +135,13 @@ def main() -> None:
     table = [f"## Explanations (bench/explain.py; in process, median of {runs}; {time.strftime('%Y-%m-%d')})", "",
              "`puzzlesat explain`: steps (each fixes cells by the fewest facts found), widest (the most facts "
              "one step needs), seconds finding the steps, seconds replaying them (a fresh solver per cell "
-             "claimed). Goals: an aquarium 15x15 within 10 s, a jigsaw of the real size within 30 s.", "",
-             "| instance | steps | widest | explain s | replay s |", "|---|---:|---:|---:|---:|", *rows, ""]
+             "claimed), where the steps end (the solution, or two solutions that differ where nothing more is "
+             "forced: a jig of more than one class)"
+             f", each run limited to {LIMIT:g} s. Generated aquariums: `puzzlesat generate aquarium "
+             f"--size N --seed S`. Goals: an aquarium 15x15 within 10 s, a jigsaw of the real size within 30 s.",
+             "",
+             "| instance | steps | widest | explain s | replay s | ends |", "|---|---:|---:|---:|---:|---|", *rows,
+             ""]
     ordered = ["## Explanation difficulty against puzzle-aquarium.com's labels (bench/explain.py)", "",
                "Medians over the bundled instances of each size and label (how many in brackets). Does the "
                "measure order them as the site does (easy <= normal <= hard)?", "",

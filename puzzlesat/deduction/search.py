@@ -182,8 +182,8 @@ class _Search:
             self.known += step.forced
             self.guarded.forget_models()
             self.unknown -= {abs(lit) for lit in step.forced}
-            report_progress(f"{len(self.steps):,} steps found, {len(self.facts.cells) - len(self.unknown):,} of "
-                            f"{len(self.facts.cells):,} cells known")
+            steps, known = len(self.steps), len(self.facts.cells) - len(self.unknown)
+            report_progress(f"{steps:,} step{'s' * (steps != 1)} found, {known:,} of {len(self.facts.cells):,} cells known")
         return Explanation(self.facts, tuple(self.steps), True)
 
     def _try(self, chosen: tuple[int, ...]) -> Step | None:
