@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from itertools import combinations
 
 import pytest
 
@@ -199,29 +200,72 @@ def test_a_long_explanation_is_drawn_square_with_titles_a_person_can_read():
                for label in titles)
 
 
-def test_models_kept_between_questions_change_no_answer():
-    """``_Guarded.forced`` answers a question from the models earlier questions found (under the same known
-    cells); asked of every fact and every pair of facts with the cells of a random solution partly known,
-    it gives what a solver that keeps no model gives."""
+def forced_by_the_whole_solver(guarded, chosen, known, cells) -> list[int] | None:
+    """What ``_Guarded.forced`` answers, asked the plain way: the whole solver (every fact behind its
+    selector), the chosen selectors and the known cells assumed, each cell's two values in turn."""
+    assumptions = [guarded.selectors[i] for i in chosen] + list(known)
+    if not guarded.solver.solve(assumptions=assumptions):
+        return None
+    forced = []
+    for var in sorted(cells):
+        can = [guarded.solver.solve(assumptions=[*assumptions, literal]) for literal in (var, -var)]
+        assert any(can)
+        if not all(can):
+            forced.append(var if can[0] else -var)
+    return forced
+
+
+def questions_of(puzzle, cases, seed: int):
+    """(case, facts, chosen, known, cells): every fact and every pair of facts of each instance, asked with
+    the cells of one solution partly known (some cases: known cells that contradict the facts), in a
+    random order, so that the kept models of earlier questions are in play."""
     from puzzlesat.deduction.search import _Guarded
 
-    rng = random.Random(48)
-    for case, text, instance in random_aquariums(48, 60, 2, 5):
-        facts = AQUARIUM.facts(instance, AQUARIUM.options())
-        keeping, forgetting = _Guarded(facts, "cadical195"), _Guarded(facts, "cadical195")
-        solution = keeping.model(range(len(facts.facts)), [])
+    rng = random.Random(seed)
+    for case, instance in cases:
+        facts = puzzle.facts(instance, puzzle.options(**getattr(puzzle.task, "solving", {})))
+        whole = _Guarded(facts, "cadical195")
+        solution = whole.model(range(len(facts.facts)), [])
+        whole.close()
         known = [] if solution is None else [cell if cell in solution else -cell for cell in facts.cells
                                              if rng.random() < 0.3]
-        questions = [(i,) for i in range(len(facts.facts))] + [
-            (i, j) for i in range(len(facts.facts)) for j in range(i + 1, len(facts.facts))]
-        rng.shuffle(questions)
-        for chosen in questions:
-            cells = set(facts.cells) - {abs(lit) for lit in known}
-            forgetting.forget_models()
-            expected = forgetting.forced(chosen, known, cells)
-            assert keeping.forced(chosen, known, cells) == expected, (case, text, chosen)
-        keeping.close()
-        forgetting.close()
+        if known and rng.random() < 0.2:
+            known[0] = -known[0]
+        pairs = list(combinations(range(len(facts.facts)), 2))
+        chosen = [(i,) for i in range(len(facts.facts))] + rng.sample(pairs, min(len(pairs), 150))
+        rng.shuffle(chosen)
+        yield case, facts, chosen, known
+
+
+def test_the_questions_of_an_explanation_are_answered_as_the_whole_solver_answers_them():
+    """``_Guarded.forced`` answers from the models earlier questions found, then in a small solver of the
+    chosen facts' own clauses (renumbered, with the known cells among their variables). Asked of every
+    fact and of pairs of facts, with a random solution's cells partly known, it must give what the whole
+    solver gives when each cell is asked both ways: on random aquariums, and on random jigs (flat edges,
+    look-alike pieces, changed sides that leave no solution)."""
+    from puzzlesat.deduction.search import _Guarded
+
+    from .brute import tiling
+
+    rng = random.Random(48)
+    jig = get_puzzle("jig")
+    aquariums = [(f"aquarium {case}: {text}", instance) for case, text, instance in random_aquariums(48, 40, 2, 5)]
+    jigs = []
+    for case in range(25):
+        text = tiling.random_jig(rng, rng.randint(1, 3), rng.randint(2, 4))
+        jigs.append((f"jig {case}: {text}", jig.parse(text, "x")))
+    asked = 0
+    for puzzle, cases in ((AQUARIUM, aquariums), (jig, jigs)):
+        for case, facts, chosen, known in questions_of(puzzle, cases, 48):
+            keeping, plain = _Guarded(facts, "cadical195"), _Guarded(facts, "cadical195")
+            for question in chosen:
+                cells = set(facts.cells) - {abs(lit) for lit in known}
+                expected = forced_by_the_whole_solver(plain, question, known, cells)
+                assert keeping.forced(question, known, cells) == expected, (case, question, known)
+                asked += 1
+            keeping.close()
+            plain.close()
+    assert asked > 2000
 
 
 def test_the_models_kept_for_later_questions_hold_only_what_is_read():
