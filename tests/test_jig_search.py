@@ -141,3 +141,67 @@ def test_without_numba_every_jig_is_still_counted(tmp_path):
         "print(compiled_available(), counted.layouts, counted.classes, counted.method)")],
         env=env, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "4", "2", "plain", "search"]
+
+
+def test_the_first_layout_the_search_finds_is_there_exactly_when_brute_force_finds_one():
+    """``solve`` races the jig's own search for a first layout (``Jig.search_solution``): on random jigs of
+    every shape (flat inner edges, look-alike pieces, a side changed so that none fits), plain and
+    compiled, it finds one exactly when brute force finds some, and the layout is one of brute force's."""
+    jig = get_puzzle("jig")
+    rng = random.Random(30)
+    solvable = unsolvable = 0
+    for case in range(CASES // 5):
+        rows, cols = rng.choice(JIG_SHAPES)
+        text = tiling.random_jig(rng, rows, cols)
+        instance = jig.parse(text, f"case {case}")
+        expected = tiling.jig_layouts(text)
+        for seconds in (10.0, None):  # the plain search; the compiled one where numba is installed
+            found = jig.search_solution(instance, seconds)
+            assert found is not None, (case, text)
+            solution, method = found
+            assert method in ("plain search", "compiled search"), method
+            if not expected:
+                assert solution is None, (case, text)
+                continue
+            assert solution is not None and not jig.check(instance, solution), (case, text)
+            placed = tuple((piece, tuple(sides)) for (piece, _), sides in zip(solution.placement, solution.sides))
+            assert placed in expected, (case, text, placed)
+        solvable += bool(expected)
+        unsolvable += not expected
+    assert solvable > 20 and unsolvable > 5
+
+
+def test_solve_with_no_backend_named_races_the_jigs_own_search(run_cli, monkeypatch):
+    """A jig the plain search answers within QUICK_SEARCH is solved by it, no solver named; a named
+    backend solves alone; and the race itself (no quick answer, no head start) answers with a checked
+    layout from whichever method finished first, saying which."""
+    from puzzlesat.pipeline import tasks
+    from puzzlesat.pipeline.request import request as make_request
+
+    matt = str(INSTANCES / "jig" / "matt5x5.jig")
+    code, out, _ = run_cli("solve", "jig", matt, "--json")
+    report = json.loads(out)
+    assert code == 0 and (report["backend"], report["solved_by"], report["checked"]) == ("none", ["plain search"], True)
+    code, out, _ = run_cli("solve", "jig", matt, "--json", "-b", "cadical")
+    assert code == 0 and json.loads(out)["backend"] == "pysat:cadical195"
+    code, out, _ = run_cli("solve", "jig", matt, "--forced", "--json")  # what only the formula answers
+    assert code == 0 and json.loads(out)["backend"] == "pysat:cadical195"
+    jig = get_puzzle("jig")
+    instance = jig.parse((INSTANCES / "jig" / "zhurgut_6x6.jig").read_text(), "zhurgut_6x6")
+    monkeypatch.setattr(tasks, "QUICK_SEARCH", 1e-6)
+    monkeypatch.setattr(tasks, "SOLVE_HEAD_START", 0.0)
+    raced = tasks.solve(make_request(jig), instance)
+    assert raced.status.value == "SAT" and raced.checked and not jig.check(instance, raced.solution)
+    assert raced.raced == ("solve on pysat:cadical195", "the puzzle's own search")
+    assert raced.backend in ("none", "pysat:cadical195") and raced.solved_by
+
+
+def test_a_jig_with_no_layout_is_unsat_by_the_search_and_by_the_solver(run_cli, tmp_path):
+    """One side changed so that nothing fits: the search's answer (no layout) is UNSAT, as the solver's."""
+    path = tmp_path / "none.jig"
+    path.write_text("1 2\n0 0 1 0 0\n1 0 0 0 1\n")  # the tab of piece 0 meets a tab of piece 1
+    code, out, _ = run_cli("solve", "jig", str(path), "--json")
+    report = json.loads(out)
+    assert (report["status"], report["backend"], report["solved_by"]) == ("UNSAT", "none", ["plain search"]), out
+    code, out, _ = run_cli("solve", "jig", str(path), "--json", "-b", "cadical")
+    assert json.loads(out)["status"] == "UNSAT"

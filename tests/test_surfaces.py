@@ -281,7 +281,11 @@ def test_bench_runs_the_tasks_solve_and_reference(name, run_cli, tmp_path):
     reference, = (by_method.pop("reference"),)
     solver, = by_method.values()
     expected = solved(name)
-    assert solver["status"] == expected["status"] and solver["answers"] == expected["answers"]
+    if get_puzzle_attr(case.puzzle, "crosscheck_by_count"):  # one of several solutions, each checked: bench
+        # names the backend, the CLI may be answered by the puzzle's own search (another layout)
+        assert solver["status"] == expected["status"] and solver["answers"].keys() == expected["answers"].keys()
+    else:
+        assert solver["status"] == expected["status"] and solver["answers"] == expected["answers"]
     assert reference["status"] in ("SAT", "UNSAT", "SKIPPED"), reference
     if reference["status"] != "SKIPPED" and not get_puzzle_attr(case.puzzle, "crosscheck_by_count"):
         assert reference["answers"] == without_proofs(expected["answers"])

@@ -14,6 +14,7 @@ from ..core.reporting import limit_message
 from ..core.result import Status
 from ..core.timing import Deadline, Stopwatch
 from ..encoders import get_puzzle
+from ..pipeline.report import NO_BACKEND
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
 from ..pipeline.tasks import Satisfy, solve
@@ -169,8 +170,12 @@ def command(
     else:
         sizes = ", ".join(f"{v} {k}" for k, v in report.size.items())
         unsat_note = f" ({certified_note(report, 'unsat')[2:]})" if report.status == Status.UNSAT and report.certificates else ""
-        note(f"{puzzle} {file}: {report.status.value} with {report.backend} ({report.encoding}: {sizes}){unsat_note}")
-        if any(name != report.backend for name in report.solved_by):
+        if report.backend == NO_BACKEND:  # the puzzle's own search answered (raced against the backend)
+            raced = f", the first to finish of {len(report.raced)} raced: {', '.join(report.raced)}" if report.raced else ""
+            note(f"{puzzle} {file}: {report.status.value} by the solver-free {', '.join(report.solved_by)}{raced}")
+        else:
+            note(f"{puzzle} {file}: {report.status.value} with {report.backend} ({report.encoding}: {sizes}){unsat_note}")
+        if report.backend != NO_BACKEND and any(name != report.backend for name in report.solved_by):
             note("answered by: " + ", ".join(report.solved_by) + " (first to finish each solver call)")
         up_to = f" up to {spec.task.up_to}" if isinstance(spec.task, Satisfy) and spec.task.up_to else ""
         if report.solution is not None:

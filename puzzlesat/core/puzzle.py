@@ -133,6 +133,13 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         the search runs its parts as that executor's tasks, until the deadline ``until``."""
         return None
 
+    def search_solution(self, instance: InstanceT, seconds: float | None = None) -> tuple[SolutionT | None, str] | None:
+        """A first solution by the puzzle's own solver-free search, having passed :meth:`check`, and
+        how it was found; (None, how) when the search ended with none; None when the puzzle has no such
+        search, or (with ``seconds``) when it does not end that soon. ``solve`` with no backend named
+        races it against the backend (:meth:`~puzzlesat.pipeline.tasks.Satisfy.solve_whole`)."""
+        return None
+
     def other_counts(self) -> dict[str, Callable[[InstanceT, OptionsT], int]]:
         """Solver-free counting methods besides :meth:`reference`, by name, each written from the rules
         and sharing no code with the reference or the encoders (so each is its own family in a

@@ -61,7 +61,8 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
         "  puzzlesat generate jig --rows 4 --cols 7 --types 2 --flat 0.25 --seed 5 -o flat.jig",
         (Option("rows", int, "Rows of pieces.", minimum=1, maximum=MAX_SIDE, required=True),
          Option("cols", int, "Columns of pieces.", minimum=1, maximum=MAX_SIDE, required=True),
-         Option("types", int, "Tab types.", default=6, minimum=1),
+         Option("types", int, "Tab types. Few types on a large grid make an edge-matching puzzle that is hard "
+                              "for every method (the published jigs have 15-17).", default=6, minimum=1),
          Option("flat", float, "Chance that an inner edge is flat on both sides (flat sides inside make "
                                "look-alike pieces).", default=0.0, minimum=0.0, maximum=1.0, below_maximum=True)),
         _generate)
@@ -127,6 +128,22 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
         if checked != counted.layouts:
             raise CheckFailed(f"the {counted.method} counted {counted.layouts} layouts but listed {checked}")
         return dict(zip(self.count_labels, (counted.layouts, counted.classes))), counted.method
+
+    def search_solution(self, instance: JigInstance, seconds: float | None = None) -> tuple[JigSolution | None, str] | None:
+        """The reference search's first layout, checked (:func:`.counting.first_layout`)."""
+        from .counting import first_layout
+
+        found = first_layout(instance, seconds)
+        if found is None:
+            return None
+        placed, method = found
+        if placed is None:
+            return None, method
+        solution = self.solution_from(instance, placed)
+        problems = self.check(instance, solution)
+        if problems:
+            raise CheckFailed(f"the {method} found a layout that breaks the rules: {problems[0]}")
+        return solution, method
 
     def other_counts(self) -> dict[str, Callable[[JigInstance, TilingOptions], int]]:
         """JigChecker's exact cover (Algorithm X with coloured edges): a second count from the rules."""

@@ -90,6 +90,29 @@ def quick_counts(instance: JigInstance, seconds: float) -> Counted | None:
     return _counted(instance, len(found), "plain search", found)
 
 
+def first_layout(instance: JigInstance, seconds: float | None = None) -> tuple[Layout | None, str] | None:
+    """The search's first layout (None: there is none) and the search that found it: the plain one
+    where it answers within ``seconds`` (else None, as where no timer can stop it: not the main
+    thread), without ``seconds`` the compiled one where it can be. With many tab types a first layout
+    is found fast (a generated 20x20 of 25 types: 1.1 s compiled, where the SAT solver needs 30 s to
+    encode and load the formula); with few, neither the search nor a SAT solver finds one soon."""
+    if seconds is not None:
+        if threading.current_thread() is not threading.main_thread():
+            return None
+        try:
+            with interrupted_after(seconds):
+                return next(layouts(instance), None), "plain search"
+        except TimeIsUp:
+            return None
+    if compiled_available() and fits(instance):
+        from .compiled import Tables, kernel
+
+        with suppress(CompiledUnusable):  # numba cannot start here: the plain search
+            kernel()
+            return next(Tables(instance).layouts(), None), "compiled search"
+    return next(layouts(instance), None), "plain search"
+
+
 def every_layout(instance: JigInstance) -> Iterator[Layout]:
     """Every layout, in the search's order: compiled where it can be, in batches (a count of millions is
     streamed, not held)."""
