@@ -104,25 +104,25 @@ def first_layout(instance: JigInstance, seconds: float | None = None) -> tuple[L
                 return next(layouts(instance), None), "plain search"
         except TimeIsUp:
             return None
-    if compiled_available() and fits(instance):
-        from .compiled import Tables, kernel
-
-        with suppress(CompiledUnusable):  # numba cannot start here: the plain search
-            kernel()
-            return next(Tables(instance).layouts(), None), "compiled search"
-    return next(layouts(instance), None), "plain search"
+    found, method = _walk(instance)
+    return next(found, None), method
 
 
 def every_layout(instance: JigInstance) -> Iterator[Layout]:
     """Every layout, in the search's order: compiled where it can be, in batches (a count of millions is
     streamed, not held)."""
+    return _walk(instance)[0]
+
+
+def _walk(instance: JigInstance) -> tuple[Iterator[Layout], str]:
+    """The layouts as :func:`every_layout` walks them, and which search walks them."""
     if compiled_available() and fits(instance):
         from .compiled import Tables, kernel
 
         with suppress(CompiledUnusable):  # numba cannot start here: the plain search
             kernel()
-            return Tables(instance).layouts()
-    return layouts(instance)
+            return Tables(instance).layouts(), "compiled search"
+    return layouts(instance), "plain search"
 
 
 def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: Deadline) -> Counted:
