@@ -11,6 +11,7 @@ from puzzlesat.core.errors import CheckFailed
 from puzzlesat.core.model import CnfModel
 from puzzlesat.core.timing import UNLIMITED
 from puzzlesat.encoders import get_puzzle
+from puzzlesat.pipeline.report import Report, answered
 from puzzlesat.pipeline.request import request
 from puzzlesat.pipeline.steps import load
 from puzzlesat.pipeline.tasks import crosscheck, solve
@@ -100,3 +101,60 @@ def test_rows_stream_and_the_budget_skips_the_rest():
     assert [(r.method, r.status, r.agrees) for r in rows] == [
         ("first", "SAT", True), ("second", "TIMEOUT", False), ("third", "SKIPPED", False)]
     assert rows[1].seconds < 2.0  # killed at the budget's end, before its own work was done
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_count_stopped_by_its_limit_is_no_answer_but_can_contradict_one(extra):
+    """A count that a method's limit stopped is a lower bound. Before session 31 its row was SAT (or
+    UNKNOWN with nothing found) and compared exactly: on a hard generated jig, every solver that had
+    found nothing yet "agreed" on 0 solutions, and the one that had found 2 was named the culprit. Such
+    a row is now TIMEOUT, its lower bounds shown; and lower bounds above the reference's exact count
+    (checked solutions past a count) make it a culprit."""
+    from puzzlesat.pipeline.crosscheck import cross_check
+    from puzzlesat.pipeline.plans import plan_counts
+    from puzzlesat.pipeline.stop import Stop
+
+    spec = get_puzzle("jig")
+    instance = load(spec, str(INSTANCES / "jig" / "matt5x5.jig"))
+    exact = spec.reference_counts(instance, spec.options())
+
+    def stopped_count(counting, instance):
+        found = {label: number + extra if extra else min(number, 1) for label, number in exact.items()}
+        return Report("jig", "", counting.backend.name, counting.encoding, status=answered(1), answers=found,
+                      complete=False, stopped=Stop("time limit", 1.0, "time limit reached", 4))
+
+    methods = plan_counts(request(spec), instance, ["cadical"], stopped_count)
+    verdict = cross_check(methods, 60)
+    reference, *solver_free, counted = verdict.rows
+    assert all(row.agrees for row in solver_free)  # the exact cover's count
+    assert (reference.status, reference.agrees, reference.answers) == ("SAT", True, exact)
+    assert (counted.status, counted.answers, counted.agrees) == ("TIMEOUT", None, False)
+    assert counted.at_least == {label: number + extra if extra else 1 for label, number in exact.items()}
+    if extra:
+        assert verdict.culprits == [counted] and not verdict.agree
+        assert "it had found more than the count: solutions at least" in counted.error
+    else:
+        assert verdict.culprits == [] and verdict.agree
+
+
+def test_a_solve_stopped_by_its_limit_is_no_answer():
+    """Likewise a solve that its limit stopped (an optimisation's best plan so far): a TIMEOUT row, not
+    an answer compared with the optimum (its deadline and the kill at its limit are the same moment,
+    so either can end it)."""
+    from puzzlesat.pipeline.crosscheck import cross_check
+    from puzzlesat.pipeline.plans import plan_solutions
+    from puzzlesat.pipeline.stop import Stop
+
+    spec = get_puzzle("amphipod")
+    instance = load(spec, str(INSTANCES / "aoc" / "2021-23" / "example.txt"))
+
+    def reference(request, instance):
+        return "SAT", {"part1": 12521}, ""
+
+    def best_so_far(solving, instance, watch):
+        return Report("amphipod", "", solving.backend.name, solving.encoding, status=answered(1),
+                      answers={"part1": 12523}, stopped=Stop("time limit", 1.0, "time limit reached", 4))
+
+    verdict = cross_check(plan_solutions(request(spec), instance, ["cadical"], best_so_far, reference), 60)
+    assert [(row.status, row.answers) for row in verdict.rows[1:]] == [("TIMEOUT", None)] * (len(verdict.rows) - 1)
+    assert verdict.agree and verdict.rows[1].error == "stopped by the time limit after 1.0 s"

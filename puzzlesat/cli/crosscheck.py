@@ -127,7 +127,8 @@ def command(
                         "answers": r.answers,
                         "agrees": r.agrees,
                         "error": r.error,
-                    } | ({"certified": r.certified} if r.certified is not None else {})
+                    } | ({"at_least": r.at_least} if r.at_least is not None else {})
+                    | ({"certified": r.certified} if r.certified is not None else {})
                     | ({"warnings": r.warnings} if r.warnings else {})
                     for r in rows
                 ],
@@ -146,14 +147,16 @@ def command(
 
 
 def _line(row: Row, width: int) -> str:
-    mark = ("yes" if row.agrees else "- (timed out)" if row.status == "TIMEOUT"
+    mark = ("yes" if row.agrees else f"NO ({row.error})" if row.overcounted
+            else "- (timed out)" if row.status == "TIMEOUT"
             else f"- ({row.error.removeprefix(row.method + ': ')})" if row.status in ("SKIPPED", "MEMOUT")
             else f"NO {row.error}".rstrip())
     if row.certified:
         doubtful = [claim for claim, proven in row.certified.items() if not proven]
         mark += f", not certified: {', '.join(doubtful)}" if doubtful else ", certified"
     read = f" [{row.reader}]" if row.reader else ""
-    return f"{row.method:<{width}}  {row.status:<7} {format_seconds(row.seconds):>10}  {_numbers(row.answers):<34} {mark}{read}"
+    answer = _numbers(row.at_least, ">=") if row.at_least and any(row.at_least.values()) else _numbers(row.answers)
+    return f"{row.method:<{width}}  {row.status:<7} {format_seconds(row.seconds):>10}  {answer:<34} {mark}{read}"
 
 
 def _warnings(rows: list[Row]) -> dict[str, list[str]]:
@@ -165,8 +168,9 @@ def _warnings(rows: list[Row]) -> dict[str, list[str]]:
     return said
 
 
-def _numbers(answers: dict[Any, Any] | None) -> str:
-    """The scalar answers (counts, parts, uniqueness) for the table; grids and layouts are left out."""
+def _numbers(answers: dict[Any, Any] | None, relation: str = "=") -> str:
+    """The scalar answers (counts, parts, uniqueness) for the table, or a stopped count's lower bounds
+    (``relation`` ">="); grids and layouts are left out."""
     if not answers:
         return "-"
-    return " ".join(f"{k}={v}" for k, v in answers.items() if isinstance(v, (int, bool)))
+    return " ".join(f"{k}{relation}{v}" for k, v in answers.items() if isinstance(v, (int, bool)))

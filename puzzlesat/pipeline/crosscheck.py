@@ -72,11 +72,19 @@ class Row:
     certified: dict[str, bool] | None = None
     #: where the method found the input outside the puzzle's stated assumptions (:attr:`.Report.warnings`)
     warnings: list[str] = field(default_factory=list)
+    #: a count stopped by its limit (a TIMEOUT or MEMOUT row): what it had counted by then, by label, each
+    #: a lower bound; one above the yardstick's exact count makes the row a culprit (:func:`exceeds`)
+    at_least: dict[str, int] | None = None
+    #: those lower bounds exceed the yardstick's count somewhere (:attr:`error` says where)
+    overcounted: bool = False
 
 
 #: the key under which a method's answers carry, under ``--certify``, what its proofs certified; taken out
 #: of the answers (into :attr:`Row.certified`) before they are compared
 CERTIFIED = "certified"
+#: likewise, the key under which a count stopped by its limit carries its lower bounds (into
+#: :attr:`Row.at_least`): they are no answer to compare, but they can contradict one
+LOWER_BOUNDS = "at_least"
 #: likewise, the key of a method's warnings (into :attr:`Row.warnings`): two solvers may find different
 #: second solutions, so a warning's words are not an answer to compare
 WARNINGS = "warnings"
@@ -93,14 +101,41 @@ def run_methods(methods: list[Method], limit: float | None, budget: float | None
     the same time, and each row comes as soon as every row before it is in."""
     rows = _rows_on(executor, methods, limit, budget) if executor is not None else _rows_here(methods, limit, budget)
     expected: dict[str, Any] | None = None
+    bounded: list[Row] = []  # stopped counts that came before the yardstick, held to it once it is in
     for row in rows:
         if row.answers is not None:
             row.certified = row.answers.pop(CERTIFIED, None)
             row.warnings = row.answers.pop(WARNINGS, [])
+            row.at_least = row.answers.pop(LOWER_BOUNDS, None)
+            if row.status in NO_ANSWER:
+                row.answers = None
         if row.answers is not None and not row.error:
             expected = compared(row.answers) if expected is None else expected
             row.agrees = compared(row.answers) == expected
+        if row.at_least is not None:
+            bounded.append(row)
+        if expected is not None:
+            for held in bounded:
+                _hold_to(held, expected)
+            bounded.clear()
         yield row
+
+
+def exceeds(at_least: dict[str, int], expected: dict[str, Any]) -> list[str]:
+    """The labels where a stopped count had already found more solutions than the yardstick's exact
+    count: checked solutions past a count prove one of the two wrong."""
+    return [label for label, found in at_least.items()
+            if isinstance(expected.get(label), int) and not isinstance(expected[label], bool) and found > expected[label]]
+
+
+def _hold_to(row: Row, expected: dict[str, Any]) -> None:
+    """Mark a stopped count whose lower bounds contradict the yardstick (its error says where)."""
+    assert row.at_least is not None
+    over = exceeds(row.at_least, expected)
+    if over:
+        row.overcounted = True
+        row.error = "it had found more than the count: " + ", ".join(
+            f"{label} at least {row.at_least[label]:,} against {expected[label]:,}" for label in over)
 
 
 def cross_check(methods: list[Method], limit: float | None, budget: float | None = None,
@@ -250,7 +285,9 @@ class CrossChecked:
 
     @property
     def culprits(self) -> list[Row]:
-        return [row for row in self.rows if not row.agrees and row.status not in NO_ANSWER]
+        """The rows that disagree: an answer other than the yardstick's, a failure, or a stopped count
+        that had found more solutions than the yardstick counted."""
+        return [row for row in self.rows if not row.agrees and (row.status not in NO_ANSWER or row.overcounted)]
 
     @property
     def unanswered(self) -> list[Row]:

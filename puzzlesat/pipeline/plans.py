@@ -12,7 +12,7 @@ from ..backends.base import Capability
 from ..backends.forking import call_with_timeout
 from ..core.puzzle import Puzzle
 from ..core.timing import UNLIMITED, Deadline, Stopwatch
-from .crosscheck import CERTIFIED, WARNINGS, Method, Outcome
+from .crosscheck import CERTIFIED, LOWER_BOUNDS, WARNINGS, Method, Outcome
 from .optimize import METHODS
 from .report import Report, answered
 from .request import Request, certifying
@@ -70,11 +70,21 @@ def carried(report: Report) -> dict[str, Any]:
         {WARNINGS: report.warnings} if report.warnings else {})
 
 
+def stopped_outcome(report: Report, bounds: dict[str, Any] | None = None) -> Outcome:
+    """The outcome of a method whose work its limit stopped (a report with :attr:`~.Report.stopped`):
+    no answer, a TIMEOUT (or MEMOUT) row like a method killed at its limit, with the ``bounds`` it had
+    found by then (a count's, under the LOWER_BOUNDS key)."""
+    assert report.stopped is not None
+    return ("MEMOUT" if report.stopped.by == "memory limit" else "TIMEOUT"), bounds, report.stopped.said()
+
+
 def solved(solve: Solve, request: Request, instance: Any, proof_key: str | None = None) -> Callable[[Deadline], Outcome]:
     """A method that solves the request under the method's own deadline: its answers without the proof
     flag (``optimal``, ``exact``)."""
     def run(deadline: Deadline) -> Outcome:
         report = solve(request.within(deadline), instance, Stopwatch())
+        if report.stopped is not None:  # an optimisation's best plan so far is no optimum to compare
+            return stopped_outcome(report)
         answers = {k: v for k, v in report.answers.items() if k != proof_key}
         return report.status.value, answers | carried(report), ""
     return run
@@ -155,6 +165,8 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
 
             def run(deadline: Deadline, counting: Request = counting) -> Outcome:
                 report = count(counting.within(deadline), instance)
+                if report.stopped is not None:  # its counts are lower bounds: no answer, but they may contradict one
+                    return stopped_outcome(report, {LOWER_BOUNDS: dict(report.answers)})
                 return report.status.value, dict(report.answers) | carried(report), ""
             methods.append(Method(label(puzzle, counting.backend.name, kind),
                                   family(puzzle, kind, counting.backend.name), run,
