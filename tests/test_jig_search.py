@@ -18,7 +18,7 @@ from puzzlesat.encoders.jig import counting
 from puzzlesat.encoders.jig.compiled import Tables, fits
 from puzzlesat.encoders.jig.compiled_cover import jig_links
 from puzzlesat.encoders.jig.cover_counting import cover_counts
-from puzzlesat.encoders.jig.reference import layouts
+from puzzlesat.encoders.jig.reference import layouts, representatives
 from puzzlesat.encoders.tiling.options import TilingOptions
 
 from .brute import tiling
@@ -49,6 +49,9 @@ def test_every_search_against_brute_force(part):
         instance = puzzle.parse(text, f"seed-{seed}")
         plain = list(layouts(instance))
         assert {seen(instance, layout) for layout in plain} == tiling.jig_layouts(text), f"seed {seed}\n{text}"
+        assert len(plain) == len({tuple(layout) for layout in plain}), f"seed {seed}\n{text}"  # each once
+        # the search's symmetry breaking: exactly one representative per class (reference's docstring)
+        assert len(list(representatives(instance))) == expected[1], f"seed {seed}\n{text}"
         compiled = Tables(instance)
         assert list(compiled.layouts(batch=rng.choice((1, 2, 4096)))) == plain, f"seed {seed}\n{text}"
         parts = rng.randint(2, 5)

@@ -27,7 +27,7 @@ from typing import Any
 
 from ...core.compiled import compiled_in_order
 from .instance import JigInstance
-from .reference import Layout, search_plan
+from .reference import Layout, search_plan, turning
 
 #: the most (kind, left, top) entries the dense table may have (each 2 x 4 bytes)
 MAX_TABLE = 4_000_000
@@ -48,22 +48,30 @@ def kernel() -> Any:
 
 
 #: the scalars a search keeps between calls, in one array: its step, the flat sides facing inner edges,
-#: the nodes dealt at the split depth, and the layouts counted
-STEP, INNER_FLATS, DEALT, COUNT = range(4)
+#: the nodes dealt at the split depth, the layouts (representatives) counted, and the least piece on
+#: the anchors once they are filled
+STEP, INNER_FLATS, DEALT, COUNT, LEAST_ANCHOR = range(5)
 
 
 def _search(order: Any, kind_of: Any, start: Any, stop: Any, piece: Any, need_right: Any, need_below: Any,
-            flats: Any, zero: int, cols: int, spare: int, part: int, parts: int, split: int, state: Any, at: Any,
-            end: Any, entry: Any, used: Any, out: Any, pause: bool) -> int:
-    """Depth-first search for layouts, resumable: ``state``, ``at`` (per step, the next entry to try),
-    ``end``, ``entry`` (per cell, the entry standing there) and ``used`` (per piece) are the search's
-    whole memory, kept by the caller between calls. Each layout found is counted and, while ``out`` has
-    room, written to it (its entries per cell); with ``pause`` the call returns once ``out`` is full,
-    without it the search runs to the end. Returns the layouts written. ``need_right[e]`` and
+            flats: Any, zero: int, cols: int, spare: int, anchors: Any, guard: Any, guard_piece: Any,
+            anchor_step: int, part: int, parts: int, split: int, state: Any, at: Any, end: Any, entry: Any,
+            used: Any, out: Any, pause: bool) -> int:
+    """Depth-first search for representatives, resumable: ``state``, ``at`` (per step, the next entry
+    to try), ``end``, ``entry`` (per cell, the entry standing there) and ``used`` (per piece) are the
+    search's whole memory, kept by the caller between calls. Each one found is counted and, while
+    ``out`` has room, written to it (its entries per cell); with ``pause`` the call returns once ``out``
+    is full, without it the search runs to the end. Returns the layouts written. ``need_right[e]`` and
     ``need_below[e]``: the side the cell right of / below entry ``e`` needs on its left / top (the
-    negation of ``e``'s right / bottom side); ``zero`` is the flat side's number."""
+    negation of ``e``'s right / bottom side); ``zero`` is the flat side's number. ``anchors``, ``guard``
+    (per cell), ``guard_piece`` (per piece) and ``anchor_step``: the representative's corners, pruned
+    as :func:`.reference.representatives` prunes them."""
     cells = order.shape[0]
     step, inner_flats, dealt, count = state[STEP], state[INNER_FLATS], state[DEALT], state[COUNT]
+    least_anchor = state[LEAST_ANCHOR]
+    guards = 0
+    for cell in range(cells):
+        guards += guard[cell]
     written = 0
     while step >= 0:
         cell = order[step]
@@ -73,12 +81,25 @@ def _search(order: Any, kind_of: Any, start: Any, stop: Any, piece: Any, need_ri
             inner_flats -= flats[e]
             entry[cell] = -1
         e = at[step]
-        while e < end[step] and (used[piece[e]] or inner_flats + flats[e] > spare):
+        while e < end[step] and (used[piece[e]] or inner_flats + flats[e] > spare
+                                 or (guard[cell] and piece[e] < least_anchor)):
             e += 1
         if e >= end[step]:
             step -= 1
             continue
         at[step] = e + 1
+        if step == anchor_step:  # enough unused pieces above the anchors' least must fit the guards
+            least = piece[e]
+            for anchor in anchors:
+                if entry[anchor] >= 0 and piece[entry[anchor]] < least:
+                    least = piece[entry[anchor]]
+            above = 0
+            for other in range(least + 1, used.shape[0]):
+                if guard_piece[other] and not used[other] and other != piece[e]:
+                    above += 1
+            if above < guards:
+                continue
+            least_anchor = least
         if step == split:
             dealt += 1
             if (dealt - 1) % parts != part:
@@ -101,6 +122,7 @@ def _search(order: Any, kind_of: Any, start: Any, stop: Any, piece: Any, need_ri
         at[step] = start[kind_of[nxt], left, top]
         end[step] = stop[kind_of[nxt], left, top]
     state[STEP], state[INNER_FLATS], state[DEALT], state[COUNT] = step, inner_flats, dealt, count
+    state[LEAST_ANCHOR] = least_anchor
     return written
 
 
@@ -145,6 +167,14 @@ class Tables:
                 self.stop[kind, number[left], number[top]] = len(rows)
         columns = np.array(rows, dtype=np.int64).reshape(-1, 5)
         self.piece, self.turns, self.need_right, self.need_below, self.flats = (columns[:, i].copy() for i in range(5))
+        self.anchors = np.array(plan.anchors, dtype=np.int64)
+        self.guard = np.zeros(len(plan.order), dtype=np.int64)
+        self.guard[list(plan.guards)] = 1
+        self.guard_piece = np.zeros(self.pieces, dtype=np.bool_)
+        self.guard_piece[list(plan.guard_pieces)] = True
+        self.anchor_step = plan.anchor_step
+        self.class_size = plan.turns
+        self.whole_class = turning(instance)
 
     def prepare(self) -> None:
         """Compile the search now (or load it from numba's cache) by a call that has nothing left to
@@ -153,10 +183,11 @@ class Tables:
             pass
 
     def layouts(self, batch: int = 4096) -> Iterator[Layout]:
-        """Every layout, in the reference's order, found ``batch`` at a time (a stream: a count of
-        millions is not held)."""
+        """Every layout, in the reference's order (each representative, then its turns), found ``batch``
+        representatives at a time (a stream: a count of millions is not held)."""
         for rows, _ in self._batches(0, 1, batch, pause=True):
-            yield from ([(int(self.piece[e]), int(self.turns[e])) for e in row] for row in rows)
+            for row in rows:
+                yield from self.whole_class([(int(self.piece[e]), int(self.turns[e])) for e in row])
 
     def count(self, part: int = 0, parts: int = 1, keep: int = 0, split: int | None = None) -> tuple[int, list[Layout]]:
         """(layouts counted, the first ``keep`` of them) of this part of the search, in one call; the
@@ -164,10 +195,11 @@ class Tables:
         given the same)."""
         kept: list[Layout] = []
         counted = 0
-        for rows, state in self._batches(part, parts, keep, pause=False, split=split):
-            kept += [[(int(self.piece[e]), int(self.turns[e])) for e in row] for row in rows]
-            counted = int(state[COUNT])
-        return counted, kept
+        for rows, state in self._batches(part, parts, -(-keep // self.class_size), pause=False, split=split):
+            for row in rows:
+                kept += self.whole_class([(int(self.piece[e]), int(self.turns[e])) for e in row])
+            counted = int(state[COUNT]) * self.class_size
+        return counted, kept[:keep]
 
     def split_depth(self, parts: int) -> int:
         """The shallowest depth with at least :data:`NODES_PER_PART` nodes for each of ``parts``, else
@@ -200,7 +232,7 @@ class Tables:
 
         cells = len(self.order)
         split = -1 if parts <= 1 else self.split_depth(parts) if split is None else split
-        state = np.zeros(4, dtype=np.int64)
+        state = np.zeros(LEAST_ANCHOR + 1, dtype=np.int64)
         at, end = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
         first = self.kind_of[self.order[0]]
         at[0], end[0] = self.start[first, self.zero, self.zero], self.stop[first, self.zero, self.zero]
@@ -211,7 +243,8 @@ class Tables:
         state[STEP] = -1 if done else 0
         while True:
             written = search(self.order, self.kind_of, self.start, self.stop, self.piece, self.need_right,
-                             self.need_below, self.flats, self.zero, self.cols, self.spare, part, parts, split, state,
+                             self.need_below, self.flats, self.zero, self.cols, self.spare, self.anchors, self.guard,
+                             self.guard_piece, self.anchor_step, part, parts, split, state,
                              at, end, entry, used, out, pause)
             yield out[:written], state
             if state[STEP] < 0:

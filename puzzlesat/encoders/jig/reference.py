@@ -7,14 +7,31 @@ blank -k; a flat side meets a flat side). Cells go line by line along the grid's
 border closes a line soon; candidates are looked up by the (left, top) sides a cell needs, which is the
 rule itself, indexed. One count prunes: every border side is flat, so at most (flat sides - border
 sides) flat sides can face inner edges; a look that would exceed that is not tried (with exactly as
-many flat sides as the border has, no flat side goes inside). Classes up to rotation are counted by turning each layout
-and keeping the least
-form, not by breaking symmetry in the search.
+many flat sides as the border has, no flat side goes inside).
+
+The search walks one layout of each class up to rotation, its *representative*, and hands out each
+representative with its turns (:func:`turned_layouts`). The grid's turns G (the four quarter turns of a
+square grid, the half turn of any other) map layouts to layouts, and no turn but the identity maps a
+layout of two or more cells onto itself (it moves some piece to another cell, and a piece stands in one
+cell only), so each class has exactly |G| layouts, which the turns of any one of them give. The
+representative is the layout whose least corner piece (pieces by their number in the file) stands on
+an *anchor* corner: the top left corner of a square grid; of any other, the top left corner and the
+other end of the first line the search fills. A turn in G moves each corner along its orbit (the four
+corners of a square are one orbit; of a rectangle, the two pairs of opposite corners are two), the
+anchors are one corner of each orbit, and the least corner piece is the same piece in every layout of
+a class, so exactly one layout of each class has it on an anchor. (A one-line grid's two end cells
+are its corners, one orbit, and the first cell its anchor.) The search prunes by it twice: a *guard*
+corner (the others) takes only pieces above the least on the anchors; and once the anchors are filled,
+at least as many unused pieces above that least must still fit the guards' corners as there are guards
+(on a square whose four corner pieces are known, only the least corner piece is tried on the top left).
+Classes up to rotation are counted by turning each layout and keeping the least form
+(:func:`rotation_class`), not by this search (tests/test_jig_search.py holds the search to brute force
+on every shape).
 """
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +65,9 @@ class SearchPlan:
     """What the search needs, read off the rules once: the cells in the order they are filled (line by
     line along the grid's shorter side, so the border closes a line soon), each cell's kind (which of
     its sides face inner edges), and per kind the looks that obey the border there, by the (left, top)
-    sides a cell needs; and how many flat sides may face inner edges at most."""
+    sides a cell needs; how many flat sides may face inner edges at most; and the representative's
+    corners (see the module docstring): the anchors, the guards, the step at which the last anchor is
+    filled (-1: one cell, nothing to choose), and the pieces that fit some guard's corner."""
 
     rows: int
     cols: int
@@ -56,6 +75,15 @@ class SearchPlan:
     kind_of: tuple[int, ...]
     candidates: tuple[dict[tuple[int, int], list[Candidate]], ...]
     spare_flats: int
+    anchors: tuple[int, ...]
+    guards: tuple[int, ...]
+    anchor_step: int
+    guard_pieces: tuple[int, ...]
+
+    @property
+    def turns(self) -> int:
+        """|G|: the grid's turns, the identity included (each class has this many layouts)."""
+        return 1 if self.rows * self.cols == 1 else 4 if self.rows == self.cols else 2
 
 
 def search_plan(instance: JigInstance) -> SearchPlan:
@@ -79,18 +107,54 @@ def search_plan(instance: JigInstance) -> SearchPlan:
         kind_of.append(kinds[inward])
     order = [r * cols + c for r in range(rows) for c in range(cols)] if cols <= rows else \
         [r * cols + c for c in range(cols) for r in range(rows)]
-    return SearchPlan(rows, cols, tuple(order), tuple(kind_of), tuple(candidates), spare_flats)
+    anchors, guards = _corners(rows, cols)
+    fitting = {piece for cell in guards for table in [candidates[kind_of[cell]]]
+               for found in table.values() for piece, _, _, _ in found}
+    anchor_step = max(order.index(cell) for cell in anchors) if guards else -1
+    return SearchPlan(rows, cols, tuple(order), tuple(kind_of), tuple(candidates), spare_flats, anchors, guards,
+                      anchor_step, tuple(sorted(fitting)))
+
+
+def _corners(rows: int, cols: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The anchor corners and the guard corners (module docstring): the top left corner of a square
+    grid and, of any other, the far end of the first line filled too (the top right corner where lines
+    are rows, the bottom left where they are columns)."""
+    top_right, bottom_left, bottom_right = cols - 1, (rows - 1) * cols, rows * cols - 1
+    corners = sorted({0, top_right, bottom_left, bottom_right})
+    if len(corners) == 1:
+        return (0,), ()
+    anchors = {0} if rows == cols else {0, top_right if cols <= rows else bottom_left}
+    return tuple(sorted(anchors)), tuple(cell for cell in corners if cell not in anchors)
 
 
 def layouts(instance: JigInstance) -> Iterator[Layout]:
-    """Every layout, each once (a piece's turns that look alike are one layout)."""
+    """Every layout, each once (a piece's turns that look alike are one layout): each representative
+    the search finds, then its turns."""
+    turned = turning(instance)
+    for layout in representatives(instance):
+        yield from turned(layout)
+
+
+def representatives(instance: JigInstance) -> Iterator[Layout]:
+    """One layout of each class up to rotation: the one whose least corner piece stands on an anchor
+    (module docstring)."""
     plan = search_plan(instance)
     rows, cols, order, spare_flats = plan.rows, plan.cols, plan.order, plan.spare_flats
     cells = rows * cols
     placed: list[tuple[int, int, Sides]] = [(-1, 0, (0, 0, 0, 0))] * cells
     used = [False] * len(instance.pieces)
     inner_flats = [0]
+    guard = [cell in plan.guards for cell in range(cells)]
+    least_anchor = [-1]  # the least piece on the anchors, once they are filled
     sys.setrecursionlimit(max(sys.getrecursionlimit(), cells + 200))
+
+    def guards_can_be_filled(piece: int, cell: int) -> bool:
+        """With ``piece`` on the last anchor ``cell``: enough unused pieces above the anchors' least fit
+        the guards' corners (each guard takes a distinct one)."""
+        least = min([piece] + [placed[anchor][0] for anchor in plan.anchors if anchor != cell])
+        above = sum(1 for other in plan.guard_pieces if other > least and not used[other] and other != piece)
+        least_anchor[0] = least
+        return above >= len(plan.guards)
 
     def fill(step: int) -> Iterator[Layout]:
         if step == cells:
@@ -101,7 +165,9 @@ def layouts(instance: JigInstance) -> Iterator[Layout]:
         left = -placed[cell - 1][2][1] if c else 0  # sums to zero with the left neighbour's right side
         top = -placed[cell - cols][2][2] if r else 0
         for piece, turns, look, flats_inside in plan.candidates[plan.kind_of[cell]].get((left, top), ()):
-            if used[piece] or inner_flats[0] + flats_inside > spare_flats:
+            if used[piece] or inner_flats[0] + flats_inside > spare_flats or (guard[cell] and piece < least_anchor[0]):
+                continue
+            if step == plan.anchor_step and not guards_can_be_filled(piece, cell):
                 continue
             used[piece] = True
             inner_flats[0] += flats_inside
@@ -111,6 +177,37 @@ def layouts(instance: JigInstance) -> Iterator[Layout]:
             used[piece] = False
 
     yield from fill(0)
+
+
+def turning(instance: JigInstance) -> Callable[[Layout], list[Layout]]:
+    """A function from a layout to its class: the layout, then its images under the grid's other turns
+    (a quarter turn clockwise, repeated, on a square grid; the half turn on any other), each piece's
+    turns written as the least that give its look, as :func:`looks` does."""
+    rows, cols = instance.rows, instance.cols
+    if rows * cols == 1:
+        return lambda layout: [layout]
+    least_turns: list[dict[Sides, int]] = [{} for _ in instance.pieces]
+    for piece, sides in enumerate(instance.pieces):
+        for turns, look in looks(sides):
+            least_turns[piece][look] = turns
+
+    def turned(layout: Layout, quarter: int) -> Layout:
+        """``layout`` turned clockwise ``quarter`` quarter turns (1 on a square grid, 2 on any)."""
+        out: Layout = [(-1, 0)] * (rows * cols)
+        for cell, (piece, turns) in enumerate(layout):
+            r, c = divmod(cell, cols)
+            moved = c * cols + (cols - 1 - r) if quarter == 1 else (rows - 1 - r) * cols + (cols - 1 - c)
+            out[moved] = (piece, least_turns[piece][_turned(instance.pieces[piece], turns + quarter)])
+        return out
+
+    def whole_class(layout: Layout) -> list[Layout]:
+        if rows != cols:
+            return [layout, turned(layout, 2)]
+        out = [layout]
+        for _ in range(3):
+            out.append(turned(out[-1], 1))
+        return out
+    return whole_class
 
 
 def rotation_class(instance: JigInstance, layout: Layout) -> tuple[Any, ...]:
