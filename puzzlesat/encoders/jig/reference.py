@@ -10,7 +10,7 @@ sides) flat sides can face inner edges; a look that would exceed that is not tri
 many flat sides as the border has, no flat side goes inside).
 
 The search walks one layout of each class up to rotation, its *representative*, and hands out each
-representative with its turns (:func:`turned_layouts`). The grid's turns G (the four quarter turns of a
+representative with its turns (:func:`turning`). The grid's turns G (the four quarter turns of a
 square grid, the half turn of any other) map layouts to layouts, and no turn but the identity maps a
 layout of two or more cells onto itself (it moves some piece to another cell, and a piece stands in one
 cell only), so each class has exactly |G| layouts, which the turns of any one of them give. The
