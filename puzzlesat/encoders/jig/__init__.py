@@ -45,10 +45,10 @@ def tiling_problem(instance: JigInstance) -> TilingProblem:
                                turns_group)
 
 
-def _generate(seed: int, deadline: Any, rows: int, cols: int, types: int, flat: float) -> str:
-    from .generate import generate
+def _generate(seed: int, deadline: Any, rows: int, cols: int, types: int | None, flat: float) -> str:
+    from .generate import default_types, generate
 
-    return generate(rows, cols, types, seed, flat)
+    return generate(rows, cols, default_types(rows, cols) if types is None else types, seed, flat)
 
 
 class Jig(TilingPuzzle[JigInstance, JigSolution]):
@@ -61,8 +61,9 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
         "  puzzlesat generate jig --rows 4 --cols 7 --types 2 --flat 0.25 --seed 5 -o flat.jig",
         (Option("rows", int, "Rows of pieces.", minimum=1, maximum=MAX_SIDE, required=True),
          Option("cols", int, "Columns of pieces.", minimum=1, maximum=MAX_SIDE, required=True),
-         Option("types", int, "Tab types. Few types on a large grid make an edge-matching puzzle that is hard "
-                              "for every method (the published jigs have 15-17).", default=6, minimum=1),
+         Option("types", int, "Tab types (default: the larger of 6, the longer side and cells/20). Fewer on "
+                              "a large grid make an edge-matching puzzle that is hard for every method (the "
+                              "published jigs have 15-17).", minimum=1),
          Option("flat", float, "Chance that an inner edge is flat on both sides (flat sides inside make "
                                "look-alike pieces).", default=0.0, minimum=0.0, maximum=1.0, below_maximum=True)),
         _generate)
