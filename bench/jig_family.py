@@ -88,6 +88,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def distribution_row(label: str, values: list[float], form: str) -> str:
+    """A table row of ``values``' median, 95th percentile and worst, each written as ``form`` (e.g.
+    "{:.2f}x"); dashes where there are none."""
+    if not values:
+        return f"| {label} | - | - | - |"
+    return f"| {label} | " + " | ".join(form.format(v) for v in (statistics.median(values), percentile(values, 0.95),
+                                                                  max(values))) + " |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jigs", type=int, default=200)
@@ -134,12 +143,9 @@ def main() -> None:
              f"| counts disagree or an error | {len(wrong)} |",
              f"| over the target (count > max(3 x reference, 1 s)) | {len(over)} |", "",
              "| count / reference | median | 95th percentile | worst |", "|---|---:|---:|---:|",
-             f"| ratio | {statistics.median(ratios):.2f}x | {percentile(ratios, 0.95):.2f}x | {max(ratios):.2f}x |"
-             if ratios else "| ratio | - | - | - |",
-             f"| count seconds | {statistics.median(e[4] for e in both):.3f} | "
-             f"{percentile([e[4] for e in both], 0.95):.3f} | {max(e[4] for e in both):.3f} |" if both else "",
-             f"| reference seconds | {statistics.median(e[3] for e in both):.3f} | "
-             f"{percentile([e[3] for e in both], 0.95):.3f} | {max(e[3] for e in both):.3f} |" if both else "", "",
+             distribution_row("ratio", ratios, "{:.2f}x"),
+             distribution_row("count seconds", [e[4] for e in both], "{:.3f}"),
+             distribution_row("reference seconds", [e[3] for e in both], "{:.3f}"), "",
              "Who answered the count: " + ", ".join(f"{method} {n}" for method, n in sorted(methods.items())) + ".", "",
              "Closest to the target (count / max(3 x reference, 1 s)):", "",
              "| jig | reference s | count s | answered by | share of the target |", "|---|---:|---:|---|---:|",

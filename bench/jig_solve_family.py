@@ -9,14 +9,13 @@ solve of each kind first, so that no run pays the imports. Writes its section of
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from jig_family import JIG, family, percentile, timed  # noqa: E402  (bench/ is not a package)
+from jig_family import JIG, distribution_row, family, timed  # noqa: E402  (bench/ is not a package)
 from run import update_benchmarks  # noqa: E402
 
 from puzzlesat.pipeline.request import request  # noqa: E402
@@ -64,7 +63,6 @@ def main() -> None:
             neither.append(name)
         if race and not isinstance(race, str):
             winners[race[1]] = winners.get(race[1], 0) + 1
-    ratios = [entry[0] for entry in both]
     lines = ["## `solve jig` raced, over the jig family (bench/jig_solve_family.py)", "",
              f"The {args.jigs} seeded jigs of bench/jig_family.py, {time.strftime('%Y-%m-%d')}, in process "
              f"(after one untimed solve of each kind), one run each under {args.limit:g} s: `solve jig` with no "
@@ -77,12 +75,9 @@ def main() -> None:
              f"| neither answered | {len(neither)} |",
              f"| statuses disagree or an error | {len(wrong)} |", "",
              "| raced / solver alone | median | 95th percentile | worst |", "|---|---:|---:|---:|",
-             f"| ratio | {statistics.median(ratios):.2f}x | {percentile(ratios, 0.95):.2f}x | {max(ratios):.2f}x |"
-             if ratios else "| ratio | - | - | - |",
-             f"| raced seconds | {statistics.median(e[2] for e in both):.3f} | "
-             f"{percentile([e[2] for e in both], 0.95):.3f} | {max(e[2] for e in both):.3f} |" if both else "",
-             f"| solver alone seconds | {statistics.median(e[3] for e in both):.3f} | "
-             f"{percentile([e[3] for e in both], 0.95):.3f} | {max(e[3] for e in both):.3f} |" if both else "", "",
+             distribution_row("ratio", [entry[0] for entry in both], "{:.2f}x"),
+             distribution_row("raced seconds", [e[2] for e in both], "{:.3f}"),
+             distribution_row("solver alone seconds", [e[3] for e in both], "{:.3f}"), "",
              "Who answered the race: " + ", ".join(f"{who} {n}" for who, n in sorted(winners.items())) + ".", "",
              "Slowest against the solver alone:", "",
              "| jig | raced s | solver alone s | answered by | ratio |", "|---|---:|---:|---|---:|",
@@ -95,7 +90,7 @@ def main() -> None:
         lines += [f"Neither within the limit ({len(neither)}): " + "; ".join(neither) + ".", ""]
     if wrong:
         lines += ["DISAGREEMENTS: " + "; ".join(f"{n}: raced {r}, alone {a}" for n, r, a in wrong), ""]
-    table = "\n".join(line for line in lines if line is not None)
+    table = "\n".join(lines)
     print(table)
     update_benchmarks([table])
 
