@@ -15,10 +15,10 @@ import pytest
 
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.jig import counting
-from puzzlesat.encoders.jig.compiled import Tables, fits
+from puzzlesat.encoders.jig.compiled import Tables, fits, narrowest_tables
 from puzzlesat.encoders.jig.compiled_cover import jig_links
 from puzzlesat.encoders.jig.cover_counting import cover_counts
-from puzzlesat.encoders.jig.reference import layouts, representatives
+from puzzlesat.encoders.jig.reference import layouts, put_first, representatives, search_plan
 from puzzlesat.encoders.tiling.options import TilingOptions
 
 from .brute import tiling
@@ -50,8 +50,15 @@ def test_every_search_against_brute_force(part):
         plain = list(layouts(instance))
         assert {seen(instance, layout) for layout in plain} == tiling.jig_layouts(text), f"seed {seed}\n{text}"
         assert len(plain) == len({tuple(layout) for layout in plain}), f"seed {seed}\n{text}"  # each once
-        # the search's symmetry breaking: exactly one representative per class (reference's docstring)
+        # the search's symmetry breaking: exactly one representative per class (reference's docstring),
+        # whichever piece comes first in the piece order (a corner piece or not), plain and compiled
         assert len(list(representatives(instance))) == expected[1], f"seed {seed}\n{text}"
+        reordered = put_first(search_plan(instance), rng.randrange(rows * cols))
+        assert len(list(representatives(instance, reordered))) == expected[1], f"seed {seed}\n{text}"
+        plain_reordered = list(layouts(instance, reordered))
+        assert sorted(plain_reordered) == sorted(plain), f"seed {seed} first {reordered.rank.index(0)}\n{text}"
+        assert list(Tables(instance, reordered).layouts()) == plain_reordered, f"seed {seed}\n{text}"
+        assert narrowest_tables(instance).count()[0] == len(plain), f"seed {seed}\n{text}"
         compiled = Tables(instance)
         assert list(compiled.layouts(batch=rng.choice((1, 2, 4096)))) == plain, f"seed {seed}\n{text}"
         parts = rng.randint(2, 5)

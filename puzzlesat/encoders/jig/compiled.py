@@ -22,12 +22,13 @@ nodes make 73 a part).
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
 from ...core.compiled import compiled_in_order
 from .instance import JigInstance
-from .reference import Layout, search_plan, turning
+from .reference import Layout, SearchPlan, first_pieces, put_first, search_plan, turning
 
 #: the most (kind, left, top) entries the dense table may have (each 2 x 4 bytes)
 MAX_TABLE = 4_000_000
@@ -140,14 +141,36 @@ def fits(instance: JigInstance) -> bool:
     return kinds * len(side_values(instance)) ** 2 <= MAX_TABLE
 
 
-class Tables:
-    """The plan of :func:`.reference.search_plan` as the kernel's arrays (for an instance that
-    :func:`fits`)."""
+def narrowest_tables(instance: JigInstance) -> Tables:
+    """The tables of the piece order (:func:`.reference.first_pieces`) whose search tree is narrowest
+    where the second line starts, after the first line and one cell (ties: the file's order first).
 
-    def __init__(self, instance: JigInstance) -> None:
+    Which corner piece comes first decides the representative, so which pieces the guard corners may
+    take, and with them the tree's size (:mod:`.reference`). On the bundled jigs from 9x9 up, the
+    narrowest tree at that depth was the fastest whole search, or close to it (docs/design-notes); a
+    cell deeper it picked a slower order on zhurgut_13x9; shallower, the orders barely differ (before
+    the far corner of the first line, only in the first cell); and two lines deep the walk costs half
+    the search it is choosing for (zhurgut_12x9)."""
+    default = Tables(instance)
+    depth = min(instance.rows, instance.cols)
+    best, narrowest = default, None
+    for first in first_pieces(default.plan):
+        tables = default.put_first(first)
+        width = tables.nodes_at(depth)
+        if narrowest is None or width < narrowest:
+            best, narrowest = tables, width
+    return best
+
+
+class Tables:
+    """A plan of :func:`.reference.search_plan` (default: the file's piece order) as the kernel's arrays
+    (for an instance that :func:`fits`). The kernel numbers pieces by their rank in the plan's piece
+    order, so that it compares them by number; layouts come back in the file's numbers."""
+
+    def __init__(self, instance: JigInstance, plan: SearchPlan | None = None) -> None:
         import numpy as np
 
-        plan = search_plan(instance)
+        plan = plan or search_plan(instance)
         values = side_values(instance)
         number = {value: i for i, value in enumerate(values)}
         self.zero = number[0]
@@ -170,11 +193,29 @@ class Tables:
         self.anchors = np.array(plan.anchors, dtype=np.int64)
         self.guard = np.zeros(len(plan.order), dtype=np.int64)
         self.guard[list(plan.guards)] = 1
-        self.guard_piece = np.zeros(self.pieces, dtype=np.bool_)
-        self.guard_piece[list(plan.guard_pieces)] = True
         self.anchor_step = plan.anchor_step
+        self.plan = plan
+        self._rank(plan)
         self.class_size = plan.turns
         self.whole_class = turning(instance)
+
+    def _rank(self, plan: SearchPlan) -> None:
+        """The arrays that depend on the piece order: each entry's piece by rank, and per rank whether
+        the piece fits a guard's corner."""
+        import numpy as np
+
+        rank = np.array(plan.rank, dtype=np.int64)
+        self.ranked_piece = rank[self.piece]
+        self.guard_piece = np.zeros(self.pieces, dtype=np.bool_)
+        self.guard_piece[rank[list(plan.guard_pieces)]] = True
+
+    def put_first(self, first: int) -> Tables:
+        """These tables with piece ``first`` first in the piece order (:func:`.reference.put_first`),
+        the arrays that do not depend on it shared."""
+        other = copy.copy(self)
+        other.plan = put_first(self.plan, first)
+        other._rank(other.plan)
+        return other
 
     def prepare(self) -> None:
         """Compile the search now (or load it from numba's cache) by a call that has nothing left to
@@ -204,9 +245,7 @@ class Tables:
     def split_depth(self, parts: int) -> int:
         """The shallowest depth with at least :data:`NODES_PER_PART` nodes for each of ``parts``, else
         the widest depth above the point where the tree narrows again (-1 for one part: no split; 0,
-        the first cell's looks, for a jig of one cell).
-        Each depth's nodes are counted by a search that is dealt none of them, so it walks only the
-        levels above."""
+        the first cell's looks, for a jig of one cell)."""
         cells = len(self.order)
         if parts <= 1:
             return -1
@@ -214,14 +253,20 @@ class Tables:
             return 0
         best, widest = 1, 0
         for depth in range(1, cells):
-            for _, state in self._batches(parts, parts, 0, pause=False, split=depth):
-                nodes = int(state[DEALT])  # part number ``parts`` is dealt no node
+            nodes = self.nodes_at(depth)
             if nodes >= NODES_PER_PART * parts:
                 return depth
             if nodes <= widest:  # the tree narrows (the border closes): no deeper depth is wider
                 break
             best, widest = depth, nodes
         return best
+
+    def nodes_at(self, depth: int) -> int:
+        """The search tree's nodes at ``depth`` (0: the first cell's), found by a search that is dealt
+        none of them, so it walks only the levels above."""
+        for _, state in self._batches(2, 2, 0, pause=False, split=depth):
+            nodes = int(state[DEALT])  # part number 2 of parts 0 and 1 is dealt no node
+        return nodes
 
     def _batches(self, part: int, parts: int, batch: int, pause: bool, done: bool = False,
                  split: int | None = None) -> Iterator[tuple[Any, Any]]:
@@ -242,7 +287,7 @@ class Tables:
         search = kernel()
         state[STEP] = -1 if done else 0
         while True:
-            written = search(self.order, self.kind_of, self.start, self.stop, self.piece, self.need_right,
+            written = search(self.order, self.kind_of, self.start, self.stop, self.ranked_piece, self.need_right,
                              self.need_below, self.flats, self.zero, self.cols, self.spare, self.anchors, self.guard,
                              self.guard_piece, self.anchor_step, part, parts, split, state,
                              at, end, entry, used, out, pause)

@@ -3,8 +3,11 @@
 
 The search starts in pure Python, which answers most jigs in milliseconds. One still searching after
 :data:`~puzzlesat.core.compiled.PLAIN_SECONDS` goes on compiled (:mod:`.compiled`, where numba is installed), its nodes dealt
-among the cores; without numba it goes on in Python. Both walk the same plan in the same order, so they
-find the same layouts (tests/test_jig_search.py holds them to it on random jigs).
+among the cores; without numba it goes on in Python. The compiled search first picks the piece order
+whose tree is narrowest (:func:`.compiled.narrowest_tables`: milliseconds compiled, as long as a
+whole small search in Python, so the plain search keeps the file's order); walking one plan, both
+find the same layouts in the same order (tests/test_jig_search.py holds them to it on random jigs),
+and any plan finds every layout once.
 
 Classes are counted by orbits, not by comparing layouts: every layout of two or more cells has exactly
 |G| images under the grid's turns G (four for a square grid, the half turn for any other), because a
@@ -117,11 +120,11 @@ def every_layout(instance: JigInstance) -> Iterator[Layout]:
 def _walk(instance: JigInstance) -> tuple[Iterator[Layout], str]:
     """The layouts as :func:`every_layout` walks them, and which search walks them."""
     if compiled_available() and fits(instance):
-        from .compiled import Tables, kernel
+        from .compiled import kernel, narrowest_tables
 
         with suppress(CompiledUnusable):  # numba cannot start here: the plain search
             kernel()
-            return Tables(instance).layouts(), "compiled search"
+            return narrowest_tables(instance).layouts(), "compiled search"
     return layouts(instance), "plain search"
 
 
@@ -129,9 +132,9 @@ def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: 
     """The compiled search in :data:`PARTS_PER_CORE` parts per worker of ``engine``, as its tasks (one
     part, here, on a single local core). A part that does not end OK (its worker lost, its task failed)
     fails the count: no count is made of the parts that remain."""
-    from .compiled import Tables
+    from .compiled import narrowest_tables
 
-    tables = Tables(instance)
+    tables = narrowest_tables(instance)
     tables.prepare()
     workers = engine.workers
     parts = 1 if isinstance(engine, LocalExecutor) and workers == 1 else workers * PARTS_PER_CORE

@@ -10,20 +10,23 @@ sides) flat sides can face inner edges; a look that would exceed that is not tri
 many flat sides as the border has, no flat side goes inside).
 
 The search walks one layout of each class up to rotation, its *representative*, and hands out each
-representative with its turns (:func:`turning`). The grid's turns G (the four quarter turns of a
-square grid, the half turn of any other) map layouts to layouts, and no turn but the identity maps a
-layout of two or more cells onto itself (it moves some piece to another cell, and a piece stands in one
-cell only), so each class has exactly |G| layouts, which the turns of any one of them give. The
-representative is the layout whose least corner piece (pieces by their number in the file) stands on
-an *anchor* corner: the top left corner of a square grid; of any other, the top left corner and the
-other end of the first line the search fills. A turn in G moves each corner along its orbit (the four
-corners of a square are one orbit; of a rectangle, the two pairs of opposite corners are two), the
-anchors are one corner of each orbit, and the least corner piece is the same piece in every layout of
-a class, so exactly one layout of each class has it on an anchor. (A one-line grid's two end cells
-are its corners, one orbit, and the first cell its anchor.) The search prunes by it twice: a *guard*
-corner (the others) takes only pieces above the least on the anchors; and once the anchors are filled,
-at least as many unused pieces above that least must still fit the guards' corners as there are guards
-(on a square whose four corner pieces are known, only the least corner piece is tried on the top left).
+representative with its turns (:func:`turning`). The grid's turns G (the four quarter turns of a square
+grid, the half turn of any other) map layouts to layouts, and no turn but the identity maps a layout of
+two or more cells onto itself (it moves some piece to another cell, and a piece stands in one cell
+only), so each class has exactly |G| layouts, which the turns of any one of them give. The
+representative is the layout whose least corner piece stands on an *anchor* corner: the top left corner
+of a square grid; of any other, the top left corner and the other end of the first line the search
+fills. Pieces are compared in the plan's *piece order*, the file's or the file's with one piece put
+first: the argument below holds for any fixed order, and which piece comes first changes how large the
+tree is (on zhurgut_10x10, 2.5-fold between its corner pieces), not what it counts. A turn in G moves
+each corner along its orbit (the four corners of a square are one orbit; of a rectangle, the two pairs
+of opposite corners are two), the anchors are one corner of each orbit, and the least corner piece is
+the same piece in every layout of a class, so exactly one layout of each class has it on an anchor. (A
+one-line grid's two end cells are its corners, one orbit, and the first cell its anchor.) The search
+prunes by it twice: a *guard* corner (the others) takes only pieces above the least on the anchors; and
+once the anchors are filled, at least as many unused pieces above that least must still fit the guards'
+corners as there are guards (on a square whose four corner pieces are known, only the least corner piece
+is tried on the top left).
 Classes up to rotation are counted by turning each layout and keeping the least form
 (:func:`rotation_class`), not by this search (tests/test_jig_search.py holds the search to brute force
 on every shape).
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .instance import JigInstance, Sides
@@ -67,7 +70,8 @@ class SearchPlan:
     its sides face inner edges), and per kind the looks that obey the border there, by the (left, top)
     sides a cell needs; how many flat sides may face inner edges at most; and the representative's
     corners (see the module docstring): the anchors, the guards, the step at which the last anchor is
-    filled (-1: one cell, nothing to choose), and the pieces that fit some guard's corner."""
+    filled (-1: one cell, nothing to choose), the pieces that fit some guard's corner, and each piece's
+    rank in the piece order (0 first)."""
 
     rows: int
     cols: int
@@ -79,6 +83,7 @@ class SearchPlan:
     guards: tuple[int, ...]
     anchor_step: int
     guard_pieces: tuple[int, ...]
+    rank: tuple[int, ...]
 
     @property
     def turns(self) -> int:
@@ -87,6 +92,8 @@ class SearchPlan:
 
 
 def search_plan(instance: JigInstance) -> SearchPlan:
+    """The plan of ``instance``'s search, the pieces in the file's order (:func:`put_first` puts another
+    piece first)."""
     rows, cols = instance.rows, instance.cols
     spare_flats = sum(side == 0 for sides in instance.pieces for side in sides) - 2 * (rows + cols)
     all_looks = [(piece, turns, look) for piece, sides in enumerate(instance.pieces) for turns, look in looks(sides)]
@@ -112,7 +119,30 @@ def search_plan(instance: JigInstance) -> SearchPlan:
                for found in table.values() for piece, _, _, _ in found}
     anchor_step = max(order.index(cell) for cell in anchors) if guards else -1
     return SearchPlan(rows, cols, tuple(order), tuple(kind_of), tuple(candidates), spare_flats, anchors, guards,
-                      anchor_step, tuple(sorted(fitting)))
+                      anchor_step, tuple(sorted(fitting)), tuple(range(len(instance.pieces))))
+
+
+def put_first(plan: SearchPlan, first: int) -> SearchPlan:
+    """``plan`` with piece ``first`` (its number in the file, from 0) first in the piece order, the
+    others after it in the file's order."""
+    rank = tuple(0 if piece == first else piece + (piece < first) for piece in range(len(plan.rank)))
+    return replace(plan, rank=rank)
+
+
+#: the most pieces :func:`first_pieces` offers (a jig's four corner pieces, unless flat sides face
+#: inner edges and more pieces fit a corner)
+FIRST_PIECES = 4
+
+
+def first_pieces(plan: SearchPlan) -> tuple[int, ...]:
+    """The pieces worth putting first in the piece order: those that fit an anchor's corner, the
+    :data:`FIRST_PIECES` lowest numbered (a piece that fits no corner, put first, leaves the least
+    corner piece what it was). Empty where there is nothing to choose (one cell)."""
+    if not plan.guards:
+        return ()
+    fitting = sorted({piece for cell in plan.anchors for found in plan.candidates[plan.kind_of[cell]].values()
+                      for piece, _, _, _ in found})
+    return tuple(fitting[:FIRST_PIECES])
 
 
 def _corners(rows: int, cols: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -127,32 +157,33 @@ def _corners(rows: int, cols: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(sorted(anchors)), tuple(cell for cell in corners if cell not in anchors)
 
 
-def layouts(instance: JigInstance) -> Iterator[Layout]:
+def layouts(instance: JigInstance, plan: SearchPlan | None = None) -> Iterator[Layout]:
     """Every layout, each once (a piece's turns that look alike are one layout): each representative
-    the search finds, then its turns."""
+    the search finds by ``plan`` (default: the file's piece order), then its turns."""
     turned = turning(instance)
-    for layout in representatives(instance):
+    for layout in representatives(instance, plan):
         yield from turned(layout)
 
 
-def representatives(instance: JigInstance) -> Iterator[Layout]:
+def representatives(instance: JigInstance, plan: SearchPlan | None = None) -> Iterator[Layout]:
     """One layout of each class up to rotation: the one whose least corner piece stands on an anchor
-    (module docstring)."""
-    plan = search_plan(instance)
+    (module docstring), by ``plan`` (default: the file's piece order)."""
+    plan = plan or search_plan(instance)
+    rank = plan.rank
     rows, cols, order, spare_flats = plan.rows, plan.cols, plan.order, plan.spare_flats
     cells = rows * cols
     placed: list[tuple[int, int, Sides]] = [(-1, 0, (0, 0, 0, 0))] * cells
     used = [False] * len(instance.pieces)
     inner_flats = [0]
     guard = [cell in plan.guards for cell in range(cells)]
-    least_anchor = [-1]  # the least piece on the anchors, once they are filled
+    least_anchor = [-1]  # the least piece's rank on the anchors, once they are filled
     sys.setrecursionlimit(max(sys.getrecursionlimit(), cells + 200))
 
     def guards_can_be_filled(piece: int, cell: int) -> bool:
         """With ``piece`` on the last anchor ``cell``: enough unused pieces above the anchors' least fit
         the guards' corners (each guard takes a distinct one)."""
-        least = min([piece] + [placed[anchor][0] for anchor in plan.anchors if anchor != cell])
-        above = sum(1 for other in plan.guard_pieces if other > least and not used[other] and other != piece)
+        least = min([rank[piece]] + [rank[placed[anchor][0]] for anchor in plan.anchors if anchor != cell])
+        above = sum(1 for other in plan.guard_pieces if rank[other] > least and not used[other] and other != piece)
         least_anchor[0] = least
         return above >= len(plan.guards)
 
@@ -165,7 +196,7 @@ def representatives(instance: JigInstance) -> Iterator[Layout]:
         left = -placed[cell - 1][2][1] if c else 0  # sums to zero with the left neighbour's right side
         top = -placed[cell - cols][2][2] if r else 0
         for piece, turns, look, flats_inside in plan.candidates[plan.kind_of[cell]].get((left, top), ()):
-            if used[piece] or inner_flats[0] + flats_inside > spare_flats or (guard[cell] and piece < least_anchor[0]):
+            if used[piece] or inner_flats[0] + flats_inside > spare_flats or (guard[cell] and rank[piece] < least_anchor[0]):
                 continue
             if step == plan.anchor_step and not guards_can_be_filled(piece, cell):
                 continue
