@@ -18,6 +18,7 @@ from puzzlesat.encoders.jig import counting
 from puzzlesat.encoders.jig.compiled import Tables, fits, narrowest_tables
 from puzzlesat.encoders.jig.compiled_cover import jig_links
 from puzzlesat.encoders.jig.cover_counting import cover_counts
+from puzzlesat.encoders.jig.generate import generate
 from puzzlesat.encoders.jig.reference import layouts, put_first, representatives, search_plan
 from puzzlesat.encoders.tiling.options import TilingOptions
 
@@ -107,6 +108,18 @@ def test_compiled_counts_on_every_core_match_the_bundled_answers(name):
     assert counted.complete and all(not puzzle.check(instance, puzzle.solution_from(instance, layout))
                                     for layout in counted.found)
     assert tuple(puzzle.reference_counts(instance, TilingOptions()).values()) == expected
+
+
+@pytest.mark.parametrize(("jig", "fastest"), [("zhurgut_9x9", 72), ((8, 8, 4, 1), 40), ((8, 8, 4, 2), 34)])
+def test_the_compiled_search_puts_first_the_corner_piece_measured_fastest(jig, fastest):
+    """Which corner piece the search puts first sets its tree's size (docs/design-notes, session 32:
+    zhurgut_9x9's four orders took 0.22 / 0.14 / 0.05 / 0.11 s; the generated 8x8s of four types, whose
+    first line is narrow, 54 / 76 / 93 / 42 s and 89 / 33 / 142 s). :func:`narrowest_tables` picks the
+    fastest by the tree's width after one line, or, where that is narrow, two."""
+    puzzle = get_puzzle("jig")
+    text = (INSTANCES / "jig" / f"{jig}.jig").read_text() if isinstance(jig, str) else generate(*jig)
+    chosen = narrowest_tables(puzzle.parse(text, str(jig))).plan.rank
+    assert chosen.index(0) == fastest
 
 
 def test_a_search_past_the_table_limit_stays_plain(monkeypatch):

@@ -141,25 +141,37 @@ def fits(instance: JigInstance) -> bool:
     return kinds * len(side_values(instance)) ** 2 <= MAX_TABLE
 
 
+#: below this many nodes in all, summed over the piece orders, the tree after one line is too narrow to
+#: tell the orders apart, and the two narrowest are compared a line deeper
+NARROW_FIRST_LINE = 1_000_000
+
+
 def narrowest_tables(instance: JigInstance) -> Tables:
     """The tables of the piece order (:func:`.reference.first_pieces`) whose search tree is narrowest
-    where the second line starts, after the first line and one cell (ties: the file's order first).
+    where the second line starts, after the first line and one cell; where that depth has fewer than
+    :data:`NARROW_FIRST_LINE` nodes in all, of the two narrowest there the one narrower where the
+    third line starts (ties: the earlier in :func:`.reference.first_pieces`, the file's order first).
 
     Which corner piece comes first decides the representative, so which pieces the guard corners may
-    take, and with them the tree's size (:mod:`.reference`). On the bundled jigs from 9x9 up, the
-    narrowest tree at that depth was the fastest whole search, or close to it (docs/design-notes); a
-    cell deeper it picked a slower order on zhurgut_13x9; shallower, the orders barely differ (before
-    the far corner of the first line, only in the first cell); and two lines deep the walk costs half
-    the search it is choosing for (zhurgut_12x9)."""
+    take, and with them the tree's size (:mod:`.reference`). The width is a forecast, measured against
+    whole searches in docs/design-notes: after one line it picked the fastest order of each bundled jig
+    from 9x9 up; on generated 8x8s of four tab types, whose first line is a few thousand nodes wide and
+    whose tree grows below it, it picked a slow one, and a line deeper the fastest. A depth fixed deeper
+    costs as much as the search it chooses for where the tree is widest near the top (two lines of
+    zhurgut_12x9 are half its search); shallower, the orders barely differ (before the far corner of the
+    first line, only in the first cell)."""
     default = Tables(instance)
-    depth = min(instance.rows, instance.cols)
-    best, narrowest = default, None
-    for first in first_pieces(default.plan):
-        tables = default.put_first(first)
-        width = tables.nodes_at(depth)
-        if narrowest is None or width < narrowest:
-            best, narrowest = tables, width
-    return best
+    line = min(instance.rows, instance.cols)
+    orders = [default.put_first(first) for first in first_pieces(default.plan)]
+    if len(orders) < 2:
+        return default
+    widths = [tables.nodes_at(line) for tables in orders]
+    ranked = sorted(range(len(orders)), key=lambda k: widths[k])  # stable: ties keep the earlier
+    if sum(widths) >= NARROW_FIRST_LINE or 2 * line >= len(default.order):
+        return orders[ranked[0]]
+    finalists = [orders[k] for k in ranked[:2]]
+    deeper = [tables.nodes_at(2 * line) for tables in finalists]
+    return finalists[0] if deeper[0] <= deeper[1] else finalists[1]
 
 
 class Tables:
