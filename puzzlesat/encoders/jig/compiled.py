@@ -23,7 +23,7 @@ nodes make 73 a part).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...core.compiled import compiled_in_order
@@ -146,7 +146,17 @@ def fits(instance: JigInstance) -> bool:
 NARROW_FIRST_LINE = 1_000_000
 
 
-def narrowest_tables(instance: JigInstance) -> Tables:
+#: how the search trees' widths at one depth are measured, one per order: one walk after the other
+#: here (:func:`in_turn`), or each an executor's task
+Widths = Callable[[list["Tables"], int], list[int]]
+
+
+def in_turn(orders: list[Tables], depth: int) -> list[int]:
+    """Each order's width at ``depth``, walked here one after the other."""
+    return [tables.nodes_at(depth) for tables in orders]
+
+
+def narrowest_tables(instance: JigInstance, widths: Widths = in_turn) -> Tables:
     """The tables of the piece order (:func:`.reference.first_pieces`) whose search tree is narrowest
     where the second line starts, after the first line and one cell; where that depth has fewer than
     :data:`NARROW_FIRST_LINE` nodes in all, of the two narrowest there the one narrower where the
@@ -161,16 +171,17 @@ def narrowest_tables(instance: JigInstance) -> Tables:
     zhurgut_12x9 are half its search); shallower, the orders barely differ (before the far corner of the
     first line, only in the first cell)."""
     default = Tables(instance)
+    default.prepare()  # compiled before any walk, so that walks and parts run elsewhere inherit it
     line = min(instance.rows, instance.cols)
     orders = [default.put_first(first) for first in first_pieces(default.plan)]
     if len(orders) < 2:
         return default
-    widths = [tables.nodes_at(line) for tables in orders]
-    ranked = sorted(range(len(orders)), key=lambda k: widths[k])  # stable: ties keep the earlier
-    if sum(widths) >= NARROW_FIRST_LINE or 2 * line >= len(default.order):
+    first_line = widths(orders, line)
+    ranked = sorted(range(len(orders)), key=lambda k: first_line[k])  # stable: ties keep the earlier
+    if sum(first_line) >= NARROW_FIRST_LINE or 2 * line >= len(default.order):
         return orders[ranked[0]]
     finalists = [orders[k] for k in ranked[:2]]
-    deeper = [tables.nodes_at(2 * line) for tables in finalists]
+    deeper = widths(finalists, 2 * line)
     return finalists[0] if deeper[0] <= deeper[1] else finalists[1]
 
 
