@@ -155,14 +155,15 @@ def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: 
     :func:`cache_directory`, callees first: each compiled function replaces the plain one in the module, and numba finds a
     callee through the module's globals, so each is compiled calling the compiled ones before it.
     ``inlined`` ones are compiled into their callers (a call passing many arrays costs more than the
-    work). Returns the last, the entry point; numba is imported here, on first use only
+    work). A compiled call lets go of the GIL (``nogil``; the kernels touch only their arrays), so
+    threads run kernels side by side. Returns the last, the entry point; numba is imported here, on first use only
     (:func:`start_compiled`: a numba that cannot start raises :class:`CompiledUnusable`)."""
     def build() -> Any:
         import numba
 
         with numba_cache_in(cache_directory()) as cache:
-            compiled = {name: numba.njit(cache=cache, inline="always" if name in inlined else "never")(namespace[name])
-                        for name in names}
+            compiled = {name: numba.njit(cache=cache, nogil=True, inline="always" if name in inlined else "never")(
+                namespace[name]) for name in names}
         namespace.update(compiled)  # only once all are built: a failure leaves the plain functions in place
         return compiled[names[-1]]
     return start_compiled(build)

@@ -30,7 +30,7 @@ from ...core.errors import PuzzlesatError
 from ...core.reporting import pace, report_progress
 from ...core.timing import UNLIMITED, Deadline
 from ...pipeline.executors import Executor, LocalExecutor
-from .compiled import Tables, fits
+from .compiled import fits
 from .instance import JigInstance
 from .reference import Layout, layouts
 
@@ -143,7 +143,7 @@ def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: 
     if parts == 1:
         total, found = narrowest_tables(instance).count(keep=keep)
         return _counted(instance, total, "compiled search", found)
-    tables = narrowest_tables(instance, partial(_widths_on, engine, until))
+    tables = narrowest_tables(instance, workers if isinstance(engine, LocalExecutor) else os.cpu_count() or 1)
     total, found = 0, []
     share = -(-keep // parts)  # each part keeps its share: the layouts come back through a pipe
     split = tables.split_depth(parts)  # the same for every part: together they are the whole search
@@ -160,17 +160,6 @@ def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: 
         found += outcome.value[1]
     where = f"{workers} cores" if isinstance(engine, LocalExecutor) else f"{engine.name} x{workers}"
     return _counted(instance, total, f"compiled search on {where}", found[:keep])
-
-
-def _widths_on(engine: Executor, until: Deadline, orders: list[Tables], depth: int) -> list[int]:
-    """The search trees' widths at ``depth``, one per piece order (:func:`.compiled.narrowest_tables`),
-    each walk one of ``engine``'s tasks."""
-    widths: dict[int, int] = {}
-    for number, outcome in engine.run([partial(tables.nodes_at, depth) for tables in orders], None, until):
-        if outcome.status != "OK" or outcome.value is None:
-            raise PuzzlesatError(f"compiled search: choosing its piece order ended {outcome.status} {outcome.error}".strip())
-        widths[number] = outcome.value
-    return [widths[k] for k in range(len(orders))]
 
 
 def _counted(instance: JigInstance, total: int, method: str, found: list[Layout]) -> Counted:
