@@ -42,8 +42,7 @@ def main() -> None:
     parser.add_argument("--jig", default="zhurgut_10x10")
     name = parser.parse_args().jig
     jig = get_puzzle("jig").parse((ROOT / "instances" / "jig" / f"{name}.jig").read_text(), name)
-    tables = narrowest_tables(jig)  # the piece order the count itself walks
-    tables.prepare()
+    tables = narrowest_tables(jig)  # the piece order the count itself walks (compiled on the way)
     cores = os.cpu_count() or 1
     measured = {}
     for workers in [2 ** k for k in range(cores.bit_length()) if 2 ** k <= cores]:

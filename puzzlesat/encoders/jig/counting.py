@@ -4,8 +4,8 @@
 The search starts in pure Python, which answers most jigs in milliseconds. One still searching after
 :data:`~puzzlesat.core.compiled.PLAIN_SECONDS` goes on compiled (:mod:`.compiled`, where numba is installed), its nodes dealt
 among the cores; without numba it goes on in Python. The compiled search first picks the piece order
-whose tree is narrowest (:func:`.compiled.narrowest_tables`: milliseconds compiled, as long as a
-whole small search in Python, so the plain search keeps the file's order); walking one plan, both
+whose tree is narrowest (:func:`.compiled.narrowest_tables`: milliseconds to a second compiled; in
+Python as long as the small searches it answers, so the plain search keeps the file's order); walking one plan, both
 find the same layouts in the same order (tests/test_jig_search.py holds them to it on random jigs),
 and any plan finds every layout once.
 
@@ -140,10 +140,10 @@ def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: 
 
     workers = engine.workers
     parts = 1 if isinstance(engine, LocalExecutor) and workers == 1 else workers * PARTS_PER_CORE
-    if parts == 1:
-        total, found = narrowest_tables(instance).count(keep=keep)
-        return _counted(instance, total, "compiled search", found)
     tables = narrowest_tables(instance, workers if isinstance(engine, LocalExecutor) else os.cpu_count() or 1)
+    if parts == 1:
+        total, found = tables.count(keep=keep)
+        return _counted(instance, total, "compiled search", found)
     total, found = 0, []
     share = -(-keep // parts)  # each part keeps its share: the layouts come back through a pipe
     split = tables.split_depth(parts)  # the same for every part: together they are the whole search
