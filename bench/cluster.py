@@ -12,8 +12,8 @@ workers on this machine, then projected for a bigger one. Writes its section of 
    16, 64 and 256 workers, under the assumptions printed with the table.
 
 With ``--search`` it measures instead, in a section of its own, the jig's compiled search with its parts
-as Dask tasks (``count jig --executor dask://...``) on 1 and 2 workers, against the same search on this
-machine's cores.
+as Dask tasks (``count jig --executor dask://...``) on clusters of 1 and 2 workers (``--workers 2,16``
+for others), against the same search on this machine's cores.
 """
 from __future__ import annotations
 
@@ -94,9 +94,11 @@ def sweep(rows: list[str]) -> None:
                 f"(one after the other, here) | {t1:.1f} | {t2:.1f} | {t1 / t2:.2f}x |")
 
 
-def search_on_dask(name: str) -> str:
-    """The jig's own compiled search, its parts as tasks: here (forked processes, every core), on a
-    LocalCluster of 1 worker and of 2; the counts must agree."""
+def search_on_dask(name: str, workers: list[int]) -> str:
+    """The jig's own compiled search, its parts as tasks: here (forked processes, every core), and on a
+    LocalCluster of each of ``workers`` processes, twice on the same cluster: its workers fresh (each
+    imports puzzlesat and loads the compiled kernels on its first task), then again, as a long-lived
+    cluster answers a second command. Every count must agree."""
     from puzzlesat.encoders.jig.counting import reference_counts
 
     instance = load(JIG, str(JIGS / f"{name}.jig"))
@@ -104,22 +106,34 @@ def search_on_dask(name: str) -> str:
     here = reference_counts(instance, keep=0, plain_seconds=0)
     t0 = time.perf_counter() - start
 
-    def search(executor):
-        counted = reference_counts(instance, keep=0, executor=executor)
-        return counted.layouts, counted.method
+    def twice(executor):
+        runs = []
+        for _ in ("fresh workers", "again"):
+            start = time.perf_counter()
+            counted = reference_counts(instance, keep=0, executor=executor)
+            runs.append((counted.layouts, counted.method, time.perf_counter() - start))
+        return runs
 
-    (one, how1), t1 = on_cluster(1, search)
-    (two, how2), t2 = on_cluster(2, search)
-    assert one == two == here.layouts, (one, two, here.layouts)
+    on = {}
+    for size in workers:
+        runs, _ = on_cluster(size, twice)
+        assert all(layouts == here.layouts for layouts, _, _ in runs), (size, runs, here.layouts)
+        on[size] = [seconds for _, _, seconds in runs]
+        print(f"Dask, {size} workers: {on[size][0]:.1f} s fresh, {on[size][1]:.1f} s again ({runs[0][1]})", flush=True)
+    fewest, most = min(workers), max(workers)
     return "\n".join([
         f"## The jig's own search on Dask (bench/cluster.py --search; {name})", "",
         f"Measured {time.strftime('%Y-%m-%d')} on this machine ({os.cpu_count()} cores): `count jig --executor "
         "dask://...` without `--cubes` deals the compiled search into 4 parts a worker, each a Dask task; a "
         "LocalCluster's workers are processes with one thread each. Wall seconds of the search (the layouts "
-        "checked after it are not included).", "",
-        "| here, forked processes | Dask, 1 worker | Dask, 2 workers | speed-up 1 -> 2 | layouts |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {t0:.1f} ({here.method}) | {t1:.1f} ({how1}) | {t2:.1f} ({how2}) | {t1 / t2:.2f}x | {one} |", ""])
+        "checked after it are not included), twice on each cluster: first with its workers fresh (each imports "
+        "puzzlesat and loads the compiled kernels on its first task), then again.", "",
+        "| here, forked processes | " + " | ".join(f"Dask, {size} worker{'s' * (size > 1)}: fresh / again"
+                                                  for size in workers)
+        + f" | speed-up {fewest} -> {most}: fresh / again | layouts |",
+        "|---:|" + "---:|" * len(workers) + "---:|---:|",
+        f"| {t0:.1f} ({here.method}) | " + " | ".join(f"{on[size][0]:.1f} / {on[size][1]:.1f}" for size in workers)
+        + f" | {on[fewest][0] / on[most][0]:.2f}x / {on[fewest][1] / on[most][1]:.2f}x | {here.layouts} |", ""])
 
 
 def _cells(path: Path) -> int:
@@ -178,9 +192,10 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=60.0)
     parser.add_argument("--search", nargs="?", const="zhurgut_13x9", default=None, metavar="JIG",
                         help="measure the jig's own search on Dask instead (default jig: zhurgut_13x9)")
+    parser.add_argument("--workers", default="1,2", help="with --search: the cluster sizes, comma-separated")
     args = parser.parse_args()
     if args.search:
-        table = search_on_dask(args.search)
+        table = search_on_dask(args.search, [int(n) for n in args.workers.split(",")])
         print(table)
         update_benchmarks([table])
         return

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import heapq
 import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -61,17 +60,21 @@ def main() -> None:
     rows = []
     for workers in (1, 2, 4, 8, 16):
         projected = makespan(times, workers)
-        seen = f"{measured[workers]:.1f} | {measured[1] / measured[workers]:.2f}x" if workers in measured else "- | -"
+        seen = "- | - | -"
+        if workers in measured:
+            against_two = f"{measured[2] / measured[workers]:.2f}x" if 2 in measured and workers >= 2 else "-"
+            seen = f"{measured[workers]:.1f} | {measured[1] / measured[workers]:.2f}x | {against_two}"
         rows.append(f"| {workers} | {seen} | {projected:.1f} | {work / projected:.2f}x |")
     table = "\n".join([
         f"## Jig search on more cores (bench/jig_cores.py; {name})", "",
-        f"{time.strftime('%Y-%m-%d')}, this machine: {cores} cores, {platform.machine()}, Python "
-        f"{platform.python_version()}. Measured: the whole count, compiled from the start, on so many cores "
+        f"Measured: the whole count, compiled from the start, on so many cores "
         f"(one core: one search; more: {PARTS_PER_CORE} parts a core). Projected: the search dealt into {parts} "
         f"parts at depth {split}, each timed alone here ({work:.1f} s in all, the largest {max(times):.1f} s), "
         "taken in order by the first free worker; it assumes cores as fast as these that do not slow each "
-        "other, and a 16-core machine's own measurement is still to be made.", "",
-        "| cores | measured s | measured speed-up | projected s | projected speed-up |", "|---:|---:|---:|---:|---:|",
+        "other" + ("." if MOST_CORES in measured else ", and a 16-core machine's own measurement is still to be made."),
+        "",
+        "| cores | measured s | measured speed-up | against 2 cores | projected s | projected speed-up |",
+        "|---:|---:|---:|---:|---:|---:|",
         *rows, ""])
     print(table)
     update_benchmarks([table])

@@ -561,8 +561,16 @@ def stamped(table: str) -> str:
     """``table`` with the date and the machine it was measured on under its heading (BENCHMARKS.md's rule:
     every figure says when and where it was measured)."""
     heading, _, rest = table.partition("\n")
-    machine = f"{os.cpu_count()} cores, {platform.machine()}, {platform.system()}, Python {platform.python_version()}"
-    return f"{heading}\n\nMeasured {time.strftime('%Y-%m-%d')} on {machine}.\n{rest}"
+    return f"{heading}\n\nMeasured {time.strftime('%Y-%m-%d')} on {machine()}.\n{rest}"
+
+
+def machine() -> str:
+    """This machine in words: cores, processor model (where /proc/cpuinfo names it), system, Python."""
+    cpuinfo = Path("/proc/cpuinfo")
+    models = [line.split(":", 1)[1].strip() for line in (cpuinfo.read_text().splitlines() if cpuinfo.exists() else [])
+              if line.startswith("model name")]
+    model = f" ({models[0]})" if models else ""
+    return f"{os.cpu_count()} cores{model}, {platform.machine()}, {platform.system()}, Python {platform.python_version()}"
 
 
 def replace_section(document: str, table: str) -> str:

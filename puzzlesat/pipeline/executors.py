@@ -35,10 +35,15 @@ def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
     """Run ``task`` under ``limit`` seconds, hard (a forked child), and say how it ended. On a Dask
     worker the child is also killed when the task is cancelled there: by the client (Ctrl-C, the
     command's deadline, an error) or because the client went away (a killed command), with or without
-    a limit; a running Dask task is not stopped by Dask itself (it kept counting for minutes)."""
+    a limit; a running Dask task is not stopped by Dask itself (it kept counting for minutes). A task
+    with a ``prepare()`` method has it called here first, in the worker's own process, so that what
+    it prepares (compiled code) is inherited by this and every later task's child."""
     from ..backends.forking import call_until, call_with_timeout
 
     _allow_children()
+    prepare = getattr(task, "prepare", None)
+    if callable(prepare):  # what every task's child would do again (compiling): done once, in this worker
+        prepare()
     start = time.perf_counter()
     deadline = Deadline.after(limit)  # on this worker's clock, from the task's start here
     cancelled = _dask_cancellation()

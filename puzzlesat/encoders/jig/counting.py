@@ -23,7 +23,6 @@ import time
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import partial
 
 from ...core.compiled import PLAIN_SECONDS, CompiledUnusable, TimeIsUp, compiled_available, interrupted_after
 from ...core.errors import PuzzlesatError
@@ -136,7 +135,7 @@ def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: 
     """The compiled search in :data:`PARTS_PER_CORE` parts per worker of ``engine``, as its tasks (one
     part, here, on a single local core). A part that does not end OK (its worker lost, its task failed)
     fails the count: no count is made of the parts that remain."""
-    from .compiled import narrowest_tables
+    from .compiled import SearchPart, narrowest_tables
 
     workers = engine.workers
     parts = 1 if isinstance(engine, LocalExecutor) and workers == 1 else workers * PARTS_PER_CORE
@@ -149,7 +148,7 @@ def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: 
     split = tables.split_depth(parts)  # the same for every part: together they are the whole search
     outcomes = []
     started = time.monotonic()
-    for number, outcome in engine.run([partial(tables.count, part, parts, share, split) for part in range(parts)],
+    for number, outcome in engine.run([SearchPart(tables, part, parts, share, split) for part in range(parts)],
                                       None, until):
         outcomes.append((number, outcome))
         report_progress("search: " + pace(len(outcomes), parts, "parts done", started))
