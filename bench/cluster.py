@@ -99,7 +99,7 @@ def search_on_dask(name: str, workers: list[int]) -> str:
     LocalCluster of each of ``workers`` processes, twice on the same cluster: its workers fresh (each
     imports puzzlesat and loads the compiled kernels on its first task), then again, as a long-lived
     cluster answers a second command. Every count must agree."""
-    from puzzlesat.encoders.jig.counting import reference_counts
+    from puzzlesat.encoders.jig.counting import PARTS_PER_CORE, reference_counts
 
     instance = load(JIG, str(JIGS / f"{name}.jig"))
     start = time.perf_counter()
@@ -124,7 +124,7 @@ def search_on_dask(name: str, workers: list[int]) -> str:
     return "\n".join([
         f"## The jig's own search on Dask (bench/cluster.py --search; {name})", "",
         f"Measured {time.strftime('%Y-%m-%d')} on this machine ({os.cpu_count()} cores): `count jig --executor "
-        "dask://...` without `--cubes` deals the compiled search into 4 parts a worker, each a Dask task; a "
+        f"dask://...` without `--cubes` deals the compiled search into {PARTS_PER_CORE} parts a worker, each a Dask task; a "
         "LocalCluster's workers are processes with one thread each. Wall seconds of the search (the layouts "
         "checked after it are not included), twice on each cluster: first with its workers fresh (each imports "
         "puzzlesat and loads the compiled kernels on its first task), then again.", "",

@@ -26,6 +26,7 @@ import copy
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ...core.compiled import compiled_in_order
@@ -217,6 +218,7 @@ class Tables:
         self.guard = np.zeros(len(plan.order), dtype=np.int64)
         self.guard[list(plan.guards)] = 1
         self.anchor_step = plan.anchor_step
+        self.instance = instance
         self.plan = plan
         self._rank(plan)
         self.class_size = plan.turns
@@ -322,10 +324,16 @@ class Tables:
 @dataclass(frozen=True)
 class SearchPart:
     """One part of a search dealt out, as an executor's task: calling it counts the part
-    (:meth:`Tables.count`). :meth:`prepare` is the compiling a process does once; an executor that forks
-    a child for each task (a Dask worker: :func:`~puzzlesat.pipeline.executors.guarded`) runs it in the
-    worker first, so that every child inherits the kernel. Without it each child loaded the kernel from
-    numba's cache again: 0.5 s a task, as long as a part of zhurgut_10x10 dealt to 16 workers."""
+    (:meth:`Tables.count`).
+
+    :meth:`prepare` is the compiling a process does once; an executor that forks a child for each task
+    (a Dask worker: :func:`~puzzlesat.pipeline.executors.guarded`) runs it in the worker first, so that
+    every child inherits the kernel. Without it each child loaded the kernel from numba's cache again:
+    0.5 s a task, as long as a part of zhurgut_10x10 dealt to 16 workers.
+
+    Pickled (for a Dask worker), a part is its instance and the piece its order puts first, not the
+    tables' arrays (224 KB for zhurgut_10x10, serialised again for every task); a worker builds the
+    tables once (:func:`_tables_for`) for all the parts it is given."""
 
     tables: Tables
     part: int
@@ -338,3 +346,18 @@ class SearchPart:
 
     def prepare(self) -> None:
         self.tables.prepare()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        first = self.tables.plan.rank.index(0)
+        return _rebuilt_part, (self.tables.instance, first, self.part, self.parts, self.keep, self.split)
+
+
+def _rebuilt_part(instance: JigInstance, first: int, part: int, parts: int, keep: int, split: int) -> SearchPart:
+    return SearchPart(_tables_for(instance, first), part, parts, keep, split)
+
+
+@lru_cache(maxsize=4)
+def _tables_for(instance: JigInstance, first: int) -> Tables:
+    """The tables of ``instance`` with piece ``first`` first, built once in a process for every part
+    of its search that comes pickled (:class:`SearchPart`)."""
+    return Tables(instance).put_first(first)

@@ -33,8 +33,11 @@ from .compiled import fits
 from .instance import JigInstance
 from .reference import Layout, layouts
 
-#: parts of a compiled search per core: more parts than cores even out the parts' unequal sizes
-PARTS_PER_CORE = 4
+#: parts of a compiled search per core: more parts than cores even out the parts' unequal sizes. Each
+#: part walks the levels above the split again (milliseconds) and is one handover to a worker (a pipe,
+#: or a Dask task of 2 KB). Measured on zhurgut_10x10, parts timed alone and taken by 16 workers: 64
+#: parts end 2.86 s after the start, 256 parts 2.63 s, the work shared out evenly 2.53 s (design notes)
+PARTS_PER_CORE = 16
 
 
 @dataclass(frozen=True)
