@@ -4,7 +4,7 @@ this one, a projection from the parts' own times: the search dealt into the part
 deals (4 a core), each part timed alone here, then handed to 1, 2, 4, 8 and 16 workers in order, each
 taking the next part when it is free (as the local executor and Dask do). A projection assumes the
 cores are as fast as this machine's and do not slow each other; a 16-core machine's own figures replace
-it (the device machine of DEVELOPERS.md). Writes its section of BENCHMARKS.md.
+it (bench/sixteen_cores.sh runs this on a lent 16-core machine). Writes its section of BENCHMARKS.md.
 
     .venv/bin/python bench/jig_cores.py [--jig zhurgut_10x10]
 """

@@ -5,11 +5,12 @@ runs; the speed-up from the fewest to the most. A cluster is timed once with its
 imports puzzlesat and compiles the kernel on its first task), then again, as a long-lived cluster
 answers later commands. Every count must agree. Writes its section of BENCHMARKS.md.
 
-    .venv/bin/python bench/jig_spread.py [--jig zhurgut_10x10] [--cores 2,16] [--parts 4,16] [--runs 3]
+    .venv/bin/python bench/jig_spread.py [--jig zhurgut_10x10] [--cores 2,CORES] [--parts 4,16] [--runs 3]
 """
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -33,7 +34,7 @@ def timed(count) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jig", default="zhurgut_10x10")
-    parser.add_argument("--cores", default="2,16", help="local cores and Dask workers, the fewest first")
+    parser.add_argument("--cores", default=f"2,{os.cpu_count()}", help="local cores and Dask workers, the fewest first")
     parser.add_argument("--parts", default=f"4,{counting.PARTS_PER_CORE}", help="parts a core to compare")
     parser.add_argument("--runs", type=int, default=3, help="runs of each (the fewest cores: at most 2, default parts)")
     args = parser.parse_args()

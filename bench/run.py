@@ -565,12 +565,15 @@ def stamped(table: str) -> str:
 
 
 def machine() -> str:
-    """This machine in words: cores, processor model (where /proc/cpuinfo names it), system, Python."""
+    """This machine in words: cores, processor model (where /proc/cpuinfo names it), system, Python, and
+    what ``PUZZLESAT_BENCH_MACHINE`` says of it (a lent machine's kind, say)."""
     cpuinfo = Path("/proc/cpuinfo")
     models = [line.split(":", 1)[1].strip() for line in (cpuinfo.read_text().splitlines() if cpuinfo.exists() else [])
               if line.startswith("model name")]
     model = f" ({models[0]})" if models else ""
-    return f"{os.cpu_count()} cores{model}, {platform.machine()}, {platform.system()}, Python {platform.python_version()}"
+    named = f", {os.environ['PUZZLESAT_BENCH_MACHINE']}" if os.environ.get("PUZZLESAT_BENCH_MACHINE") else ""
+    return (f"{os.cpu_count()} cores{model}, {platform.machine()}, {platform.system()}, Python "
+            f"{platform.python_version()}{named}")
 
 
 def replace_section(document: str, table: str) -> str:

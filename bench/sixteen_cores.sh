@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 47's measurements that need a machine of 16 cores, as one prepared run on a lent device machine
-# (DEVELOPERS.md): a fresh machine's first and second count of the four largest jigs (item 2), the
+# Issue 47's measurements that need a machine of 16 cores, as one prepared run on a lent machine
+# (the development tools' device machine): a fresh machine's first and second count of the four largest jigs (item 2), the
 # compiled search on 1, 2, 4, 8 and 16 cores (item 3), the same search as Dask tasks on 2 and 16 workers,
 # SAT cube and conquer on 16 local workers under a limit, to time its cubes at that width (item 4), and
 # the search on 2 and 16 cores and Dask workers for each number of parts a core (bench/jig_spread.py).
@@ -21,6 +21,7 @@ cube_seconds=${CUBE_SECONDS:-150}
 steps=${STEPS:-largest cores dask cubes spread}
 python=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1
+export PUZZLESAT_BENCH_MACHINE=${PUZZLESAT_BENCH_MACHINE:-"a lent 16-core device machine"}
 exe=$("$python" -c 'import pathlib, sys; print(pathlib.Path(sys.executable).parent / "puzzlesat")')
 
 "$python" -m pip install -q --no-index --no-deps --force-reinstall --no-compile --no-cache-dir .whl/*.whl || exit 1
