@@ -91,9 +91,11 @@ bench-cluster: $(BIN)/puzzlesat
 	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/cluster.py --search
 
-# the jig's compiled search on 1, 2, ... cores, and a projection to 16 from its parts' times (about 10 minutes)
+# the jig's compiled search on 1, 2, ... cores, a projection to 16 from its parts' times, and 2 cores against
+# all of them, local and on Dask (bench/sixteen_cores.sh runs these on a lent 16-core machine)
 bench-cores: $(BIN)/puzzlesat
 	$(BIN)/python bench/jig_cores.py
+	$(BIN)/python bench/jig_spread.py
 
 # formula files against the cadical binary and a six-line PySAT script (CNFgen makes the formulas)
 bench-cnf: $(BIN)/puzzlesat

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -85,29 +86,74 @@ def call_with_timeout(fn: Callable[[], T], deadline: Deadline, backend: str) -> 
     return run_forked([fn], deadline, backend)[0]
 
 
-def call_until(fn: Callable[[], T], deadline: Deadline, backend: str, stop: Callable[[], bool],
-               every: float = 0.2) -> T:
+class Stopped(PuzzlesatError):
+    """A forked call ended because whoever asked for it no longer wants it (:func:`call_kept`)."""
+
+
+#: the child each thread keeps for :func:`call_kept` (``child``: a Child, or None once it is gone)
+_KEPT = threading.local()
+
+
+def call_kept(fn: Callable[[], T], deadline: Deadline, backend: str, stop: Callable[[], bool],
+              every: float = 0.2) -> T:
     """:func:`call_with_timeout`, always in a forked child (with or without a limit), which is also
     killed as soon as ``stop()`` says so (asked every ``every`` seconds): a Dask task whose future was
     cancelled, or whose client went away, keeps no solver running on its worker. Stopped:
-    :class:`Stopped`."""
+    :class:`Stopped`.
+
+    The child is one this thread forked for an earlier call and keeps for the next: a Dask worker runs
+    thousands of tasks (a count's cubes, a search's parts), and a fork for each cost a worker about 7 ms
+    here, more where the process is large or fork is slow. ``fn`` goes to the child pickled by
+    cloudpickle (which Dask brings, and which sent it to the worker). The child is killed and forgotten
+    when a call runs out of time or is stopped, and forgotten when it dies; a task's own failure leaves
+    it for the next call. A child forked later inherits what the worker prepared since
+    (:func:`~puzzlesat.pipeline.executors.guarded`); a kept one builds what it lacks once, for all the
+    calls it serves."""
+    import cloudpickle
+
     from ..processes.runner import Child
 
-    child = Child(partial(_send_result, fn=fn))
+    sent = cloudpickle.dumps(fn)
+    child = getattr(_KEPT, "child", None)
+    if child is None or not child.process.is_alive():
+        child = _KEPT.child = Child(_serve_kept, duplex=True)
     try:
+        child.conn.send_bytes(sent)
         while not child.conn.poll(deadline.left(most=every)):
             check_stop()
             if deadline.passed():
                 raise SolverTimeout(backend, deadline.seconds or 0.0)
             if stop():
                 raise Stopped(f"{backend}: stopped (its run was cancelled)")
+    except BaseException:
+        _forget(child)
+        raise
+    try:
         return cast(T, _receive(child, deadline, backend)[1])
     finally:
-        child.stop()
+        if not child.process.is_alive():  # it died of the call: its death is the error raised
+            _forget(child)
 
 
-class Stopped(PuzzlesatError):
-    """A forked call ended because whoever asked for it no longer wants it (:func:`call_until`)."""
+def _forget(child: Child) -> None:
+    _KEPT.child = None
+    child.stop()
+
+
+def _serve_kept(conn: Any) -> None:
+    """A kept child (:func:`call_kept`): run each call sent, report how it ended, until the pipe closes."""
+    while True:
+        try:
+            sent = conn.recv_bytes()
+        except (EOFError, OSError):
+            os._exit(0)
+        _send_result(conn, partial(_call_pickled, sent))
+
+
+def _call_pickled(sent: bytes) -> Any:
+    import cloudpickle
+
+    return cloudpickle.loads(sent)()
 
 
 def run_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str, settle: bool = False) -> list[T]:

@@ -35,10 +35,11 @@ def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
     """Run ``task`` under ``limit`` seconds, hard (a forked child), and say how it ended. On a Dask
     worker the child is also killed when the task is cancelled there: by the client (Ctrl-C, the
     command's deadline, an error) or because the client went away (a killed command), with or without
-    a limit; a running Dask task is not stopped by Dask itself (it kept counting for minutes). A task
-    with a ``prepare()`` method has it called here first, in the worker's own process, so that what
-    it prepares (compiled code) is inherited by this and every later task's child."""
-    from ..backends.forking import call_until, call_with_timeout
+    a limit; a running Dask task is not stopped by Dask itself (it kept counting for minutes). There the
+    child is kept for the worker thread's next task (:func:`~puzzlesat.backends.forking.call_kept`). A
+    task with a ``prepare()`` method has it called here first, in the worker's own process, so that what
+    it prepares (compiled code, a built formula) is inherited by every child forked after it."""
+    from ..backends.forking import call_kept, call_with_timeout
 
     _allow_children()
     prepare = getattr(task, "prepare", None)
@@ -49,7 +50,7 @@ def guarded(task: Callable[[], T], limit: float | None) -> Outcome[T]:
     cancelled = _dask_cancellation()
     try:
         value = (call_with_timeout(task, deadline, "task") if cancelled is None
-                 else call_until(task, deadline, "task", cancelled))
+                 else call_kept(task, deadline, "task", cancelled))
     except SolverTimeout as exc:
         return Outcome("TIMEOUT", error=str(exc), seconds=time.perf_counter() - start)
     except PuzzlesatError as exc:
