@@ -326,10 +326,11 @@ class SearchPart:
     """One part of a search dealt out, as an executor's task: calling it counts the part
     (:meth:`Tables.count`).
 
-    :meth:`prepare` is the compiling a process does once; an executor that forks a child for each task
-    (a Dask worker: :func:`~puzzlesat.pipeline.executors.guarded`) runs it in the worker first, so that
-    every child inherits the kernel. Without it each child loaded the kernel from numba's cache again:
-    0.5 s a task, as long as a part of zhurgut_10x10 dealt to 16 workers.
+    :meth:`prepare` is the compiling a process does once; an executor that runs its tasks in forked
+    children (a Dask worker: :func:`~puzzlesat.pipeline.executors.guarded`) runs it in the worker first,
+    so that the children inherit the kernel. When a child was forked for each task and the worker never
+    compiled, each child loaded the kernel from numba's cache again: 0.5 s a task, as long as a part of
+    zhurgut_10x10 dealt to 16 workers.
 
     Pickled (for a Dask worker), a part is its instance and the piece its order puts first, not the
     tables' arrays (224 KB for zhurgut_10x10, serialised again for every task); a worker builds the
