@@ -65,3 +65,16 @@ def test_the_automatic_split_deepens_until_every_worker_has_cubes():
     cubes = auto_split(encoding, 3)
     assert len(cubes.open) >= CUBES_PER_WORKER * 3 and not cubes.refuted
     assert len(cubes.open) == 2 ** len(cubes.open[0])  # a full tree of even depth
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_cube_knows_its_variables_from_the_formula(seed):
+    """A cube's formula found its highest variable again over every clause, 15% of a cube's count: it
+    takes it from the formula's, and it is the one its own clauses give (a unit may name a variable no
+    clause of the formula does)."""
+    rng = random.Random(seed)
+    encoding, num_vars = random_formula(rng)
+    cube = [rng.choice((-1, 1)) * rng.randint(1, num_vars + 3) for _ in range(rng.randint(0, 4))]
+    copy = restricted(encoding, cube)
+    assert "num_vars" in copy.__dict__  # known without reading its clauses
+    assert copy.num_vars == Encoding("cnf", pool=encoding.pool, clauses=list(copy.clauses)).num_vars

@@ -95,8 +95,12 @@ class Encoding:
 
     def with_units(self, literals: Sequence[int]) -> Encoding:
         """A copy with ``literals`` added as unit clauses (a cube, a counting query): no longer the
-        original file's formula, so an outside solver gets it written out."""
-        return replace(self, clauses=[*self.clauses, *([lit] for lit in literals)], original_file=None)
+        original file's formula, so an outside solver gets it written out. The copy knows its
+        :attr:`num_vars` from this one's: found again over every clause, it was 15% of a cube's count
+        (0.04 s of 0.24 s at zhurgut_9x9, for each of thousands of cubes)."""
+        copy = replace(self, clauses=[*self.clauses, *([lit] for lit in literals)], original_file=None)
+        copy.__dict__["num_vars"] = max([self.num_vars, *(abs(lit) for lit in literals)])
+        return copy
 
     @property
     def declared_vars(self) -> int:
