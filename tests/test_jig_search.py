@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 
 from puzzlesat.encoders import get_puzzle
 from puzzlesat.encoders.jig import counting
-from puzzlesat.encoders.jig.compiled import Tables, fits, narrowest_tables
+from puzzlesat.encoders.jig.compiled import SearchPart, Tables, fits, narrowest_tables
 from puzzlesat.encoders.jig.compiled_cover import jig_links
 from puzzlesat.encoders.jig.cover_counting import cover_counts
 from puzzlesat.encoders.jig.generate import generate
@@ -69,6 +70,13 @@ def test_every_search_against_brute_force(part):
         split = rng.randint(0, rows * cols - 1)
         dealt_layouts = [tuple(layout) for k in range(parts) for layout in compiled.count(k, parts, len(plain), split)[1]]
         assert sorted(dealt_layouts) == sorted(tuple(layout) for layout in plain), f"seed {seed} split {split}\n{text}"
+        # pickled as for a Dask worker (the instance and the first piece; the tables built again there),
+        # parts of any piece order find the same layouts
+        chosen = Tables(instance, reordered)
+        sent = [pickle.loads(pickle.dumps(SearchPart(chosen, k, parts, len(plain), split))) for k in range(parts)]
+        assert [part.tables.plan.rank for part in sent] == [reordered.rank] * parts, f"seed {seed}\n{text}"
+        moved_layouts = [tuple(layout) for part in sent for layout in part()[1]]
+        assert sorted(moved_layouts) == sorted(tuple(layout) for layout in plain), f"seed {seed} split {split}\n{text}"
         for plain_seconds in (0, 60):
             counted = counting.reference_counts(instance, keep=rng.choice((0, 1, 10_000)), workers=1,
                                                 plain_seconds=plain_seconds)
