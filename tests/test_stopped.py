@@ -165,7 +165,7 @@ def _three_then(stop: Exception):
     """PysatSession.models that yields three models, then stops as ``stop`` says."""
     original = PysatSession.models
 
-    def models(self: PysatSession, deadline=None) -> Generator[Result, None, None]:  # noqa: ANN001
+    def models(self: PysatSession, deadline=None, under=()) -> Generator[Result, None, None]:  # noqa: ANN001
         for number, result in enumerate(original(self)):
             if number == 3:
                 raise stop
@@ -194,7 +194,7 @@ def test_every_way_of_stopping_keeps_the_solutions_found(monkeypatch, stop, by, 
 def test_a_count_stopped_before_its_first_solution_is_unknown_not_unsat(monkeypatch):
     original = PysatSession.models
 
-    def nothing(self: PysatSession, deadline=None) -> Generator[Result, None, None]:  # noqa: ANN001
+    def nothing(self: PysatSession, deadline=None, under=()) -> Generator[Result, None, None]:  # noqa: ANN001
         raise SolverTimeout("pysat:glucose4", 1.0)
         yield from original(self)
     monkeypatch.setattr(PysatSession, "models", nothing)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -92,28 +92,59 @@ class Session(ABC):
         self.added: list[list[int]] = []
         #: the solver calls answered in this process (``--verbose`` says them when the session closes)
         self.statistics = SolverStatistics(backend.name)
+        #: the last selector variable :meth:`models` took (0: none yet)
+        self._last_selector = 0
 
     @abstractmethod
     def solve(self, deadline: Deadline = UNLIMITED) -> Result:
         """Solve; raise :class:`SolverTimeout` when the ``deadline`` passes without an answer."""
 
-    def models(self, deadline: Deadline = UNLIMITED) -> Generator[Result, None, None]:
+    def solve_under(self, assumptions: Sequence[int], deadline: Deadline = UNLIMITED) -> Result:
+        """:meth:`solve` with ``assumptions`` (literals) true for this call alone: sessions of a backend
+        that :attr:`~Backend.assumes`; the others refuse."""
+        raise BackendError(f"{self.backend.name}: cannot solve under assumptions")
+
+    def models(self, deadline: Deadline = UNLIMITED, under: Sequence[int] = ()) -> Generator[Result, None, None]:
         """Every model in turn, each blocked on ``show`` before the next solve; the last result is the
         one that ends the enumeration (UNSAT, or UNKNOWN from an incomplete solver). The ``deadline``
-        bounds the whole enumeration, not each call."""
-        while True:
-            result = self.solve(deadline)
-            yield result
-            if result.status != Status.SAT or result.model is None:
-                return
-            self.block(result.model)
+        bounds the whole enumeration, not each call.
 
-    def block(self, model: CnfModel | SmtModel) -> None:
-        """Exclude every later model that agrees with ``model`` on the encoding's ``show`` set."""
+        With ``under`` (literals: a cube), the models that have them, assumed rather than added
+        (:meth:`solve_under`), so that one session enumerates cube after cube and keeps what its solver
+        learnt. Why the counts stay exact: each blocking clause is guarded by a fresh *selector*
+        variable, assumed with ``under`` and retired (its negation added) when the enumeration ends,
+        however it ends. A retired block is satisfied for good, so no enumeration after it, under the
+        same literals or others, loses a model to it; the learnt clauses are consequences of the
+        clauses given, guarded ones included, so they exclude nothing either."""
+        selector = self._new_selector() if under else None
+        try:
+            while True:
+                result = self.solve(deadline) if selector is None else self.solve_under([*under, selector], deadline)
+                yield result
+                if result.status != Status.SAT or result.model is None:
+                    return
+                self.block(result.model, selector)
+        finally:
+            if selector is not None:
+                self.add_clause([-selector])
+
+    def _new_selector(self) -> int:
+        """A variable no clause of the encoding names and no earlier selector took."""
+        if not self._last_selector:
+            self._last_selector = max([self.encoding.num_vars, *self.encoding.show], default=0)
+        self._last_selector += 1
+        return self._last_selector
+
+    def block(self, model: CnfModel | SmtModel, selector: int | None = None) -> None:
+        """Exclude every later model that agrees with ``model`` on the encoding's ``show`` set (while
+        ``selector`` is assumed, with one)."""
         if isinstance(model, CnfModel):
-            self.add_clause([-v if model.value(v) else v for v in self.encoding.show])
-        else:
+            self.add_clause([-v if model.value(v) else v for v in self.encoding.show]
+                            + ([] if selector is None else [-selector]))
+        elif selector is None:
             self.add_smt_block(model)
+        else:
+            raise BackendError(f"{self.backend.name}: cannot block SMT models under assumptions")
 
     def add_clause(self, clause: list[int]) -> None:
         raise BackendError(f"{self.backend.name}: cannot add clauses to an SMT session")
@@ -159,6 +190,9 @@ class Backend(ABC):
     compiles: bool = False
     #: its UNSAT answers carry a checked certificate (:meth:`with_proofs`)
     proving: bool = False
+    #: its sessions solve under assumptions (:meth:`Session.solve_under`): one session can then
+    #: enumerate cube after cube (:mod:`puzzlesat.pipeline.cubes`)
+    assumes: bool = False
     #: the PySAT solver it is, by PySAT's name, for PySAT's own algorithms that build their solvers by
     #: name (RC2); None for every other backend
     pysat_solver: str | None = None

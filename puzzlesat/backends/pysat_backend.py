@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 
 from pysat.solvers import Solver, SolverNames
 
@@ -19,6 +19,13 @@ from .forking import call_with_timeout, stream_forked
 #: PySAT solvers that cannot take clauses after a solve (adding one aborts the process in Kissat);
 #: their sessions rebuild the solver for every call.
 NON_INCREMENTAL = {"kissat404"}
+
+#: PySAT solvers that fail under assumptions as :meth:`~puzzlesat.backends.base.Session.models` makes
+#: them (found by tests/test_cubes.py, which runs every other one): Lingeling aborts the process when it
+#: is given clauses after such a solve ("API usage error ... adding melted literal": its API wants every
+#: assumed variable frozen, which PySAT's wrapper does not do); CryptoMiniSat refuses to assume a variable
+#: no clause names yet ("Variable 9 not used in clauses"), which a fresh selector is
+NO_ASSUMPTIONS = {"lingeling", "cryptominisat"}
 
 #: PySAT solvers whose ``with_proof=True`` writes DRUP/DRAT proofs that check (tests/test_proofs.py runs
 #: each on UNSAT formulas and a uniqueness proof). MapleSAT writes proofs too, but they fail any RUP check
@@ -41,6 +48,8 @@ class PysatBackend(Backend):
         self.solver_name = self.pysat_solver = solver_name
         self.name = f"pysat:{solver_name}"
         self.incremental = solver_name not in NON_INCREMENTAL
+        # a solver rebuilt for every call would gain nothing from assumptions, and Kissat takes none
+        self.assumes = self.incremental and solver_name not in NO_ASSUMPTIONS
         self.proving = proving
         # non-incremental solvers enumerate by re-solving from scratch: correct, just slower
         self.capabilities = frozenset({Capability.SAT, Capability.ENUMERATE}
@@ -96,6 +105,11 @@ class PysatSession(Session):
             self.solver.add_clause(clause)
 
     def solve(self, deadline: Deadline = UNLIMITED) -> Result:
+        return self.solve_under((), deadline)
+
+    def solve_under(self, assumptions: Sequence[int], deadline: Deadline = UNLIMITED) -> Result:
+        if assumptions and not self.backend.assumes:
+            return super().solve_under(assumptions, deadline)
         start = time.perf_counter()
         solver = self.solver if self.solver is not None else self._new_solver()
 
@@ -103,11 +117,11 @@ class PysatSession(Session):
             before = _statistics(solver)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                sat = solver.solve()
+                sat = solver.solve(assumptions=list(assumptions))
             used = {name: value - before.get(name, 0) for name, value in _statistics(solver).items()}
             if sat:
                 return sat, solver.get_model(), None, used
-            return sat, None, self._proven() if self.backend.proving else None, used
+            return sat, None, self._proven(assumptions) if self.backend.proving else None, used
 
         try:
             sat, literals, certificate, used = call_with_timeout(run, deadline, self.backend.name)
@@ -121,28 +135,30 @@ class PysatSession(Session):
         return self.counted(Result(Status.SAT, CnfModel.from_literals(literals or [], self.num_vars), self.backend.name,
                                    elapsed, stats=used))
 
-    def _proven(self) -> Certificate:
+    def _proven(self, assumptions: Sequence[int]) -> Certificate:
         """The certificate of an UNSAT answer: a fresh solver, writing a proof, refutes the clauses sent
-        (the encoding's and every one added) and the proof is checked against them.
+        (the encoding's and every one added, and the assumptions as unit clauses) and the proof is
+        checked against them.
 
         Not the session's own proof: that one covers every call since the session opened, so it grows
         with every model enumerated or bound tightened (2.1 million steps for a descent on amphipod's
         unrolling), and CaDiCaL's is wrong across calls, since clauses it restores for a variable it had
         eliminated are not in it (its lemma 2,145,543 there fails the check). One more solve of the last
         formula costs less than checking either."""
-        sent = self.sent()
+        sent = self.sent() + [[lit] for lit in assumptions]
         with Solver(name=self.backend.solver_name, bootstrap_with=sent, with_proof=True) as fresh:
             if fresh.solve():
                 raise CheckFailed(f"{self.backend.name}: answered UNSAT, but the same solver finds a model of "
                                   "the same clauses when solving them afresh")
             return self.certified(fresh.get_proof(), sent)
 
-    def models(self, deadline: Deadline = UNLIMITED) -> Generator[Result, None, None]:
+    def models(self, deadline: Deadline = UNLIMITED, under: Sequence[int] = ()) -> Generator[Result, None, None]:
         """Under a time limit, the whole enumeration runs in one forked child (a child per solve would
         cost a fork and the learnt clauses every time); the parent blocks each model it receives as
-        well, so the session stays in step with what was enumerated."""
-        if deadline.end is None or self.solver is None:  # no limit, or a solver rebuilt for every call anyway
-            yield from super().models(deadline)
+        well, so the session stays in step with what was enumerated. Under assumptions (``under``: a
+        cube's, counted in a process that is itself killed at its limit), each solve is limited alone."""
+        if deadline.end is None or self.solver is None or under:  # a solver rebuilt for every call: no gain
+            yield from super().models(deadline, under)
             return
         for result in stream_forked(lambda: Session.models(self), deadline, self.backend.name):
             self.counted(result)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Sequence
+from contextlib import closing, nullcontext
 from typing import Any
 
-from ..backends.base import Capability, SolverStatistics
+from ..backends.base import Capability, Session, SolverStatistics
 from ..core.encoding import Encoding
 from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.files import instance_text
@@ -113,7 +113,8 @@ MAX_FREE_SHOWN = 1 << 20
 
 def count_formula(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, claims: Claims,
                   claim: str = "solutions", on_solution: Callable[[Solution], None] | None = None,
-                  limit: int | None = None, keep_found: bool = True) -> Tally:
+                  limit: int | None = None, keep_found: bool = True, session: Session | None = None,
+                  under: Sequence[int] = ()) -> Tally:
     """Count ``encoding``'s solutions projected on its ``show`` set: with an exact counter (capability
     ``count``, e.g. ganak) in one call; otherwise by enumeration: solve, check, block, repeat until UNSAT.
     Every counted solution has passed the checker; the final UNSAT is what makes the count exact.
@@ -124,7 +125,10 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
     Under ``--certify`` the certificate for ``claim`` is the last search's checked proof: it refutes the
     formula with every blocking clause added, so no solution was left uncounted.
     Each solution stands for ``2 ** encoding.free_shown`` models (shown variables no clause names):
-    the count is multiplied, the free variables never enumerated."""
+    the count is multiplied, the free variables never enumerated.
+    With ``session`` (open on ``encoding``, left open) and ``under`` (literals on shown variables: a
+    cube), the enumeration runs there, counting the solutions with those literals
+    (:meth:`~puzzlesat.backends.base.Session.models`)."""
     backend = request.backend
     if encoding.free_shown > MAX_FREE_SHOWN:
         raise PuzzlesatError(f"{encoding.free_shown:,} shown variables occur in no clause, so the count has more than "
@@ -139,7 +143,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
         return tally
     started = time.monotonic()
     try:
-        _enumerate(request, instance, encoding, watch, claims, claim, on_solution, limit, tally)
+        _enumerate(request, instance, encoding, watch, claims, claim, on_solution, limit, tally, session, under)
     except STOPPING as stop:
         if not keep_found:
             raise
@@ -149,13 +153,16 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
 
 
 def _enumerate(request: Request, instance: Any, encoding: Encoding, watch: Stopwatch, claims: Claims, claim: str,
-               on_solution: Callable[[Solution], None] | None, limit: int | None, tally: Tally) -> None:
+               on_solution: Callable[[Solution], None] | None, limit: int | None, tally: Tally,
+               kept: Session | None, under: Sequence[int]) -> None:
     """:func:`count_formula`'s enumeration, into ``tally`` as it goes (so a stop keeps what was found)."""
     backend = request.backend
-    with watch.phase("solve"):
-        session = backend.open(encoding)
+    session = kept
+    if session is None:
+        with watch.phase("solve"):
+            session = backend.open(encoding)
     tally.statistics = session.statistics
-    with session, closing(session.models(request.deadline)) as results:
+    with (session if kept is None else nullcontext()), closing(session.models(request.deadline, under)) as results:
         while True:
             with watch.phase("solve"):
                 result = next(results)
