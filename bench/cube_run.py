@@ -1,0 +1,71 @@
+"""One whole cube-and-conquer count, as a user runs it, summarised: the check on bench/cluster.py's
+projection, which samples 40 cubes of a count's thousands.
+
+    .venv/bin/python bench/cube_run.py [--jig zhurgut_10x10] [--depth 14] [--executor local:2] [--limit 3600]
+    .venv/bin/python bench/cube_run.py --report RUN.json [the same options: the command RUN.json came from]
+
+Runs ``puzzlesat count jig JIG --cubes DEPTH --executor EXECUTOR --timeout LIMIT --json`` (or reads the
+report such a run wrote, ``--report``) and writes the section "Cube and conquer, one whole run" of
+BENCHMARKS.md: for each count, its cubes, how many finished within the limit, their times (the sum is
+core-seconds; median, 95th percentile, slowest), and, where the limit stopped the count, its core-hours
+at the pace of the cubes that finished.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from run import update_benchmarks  # noqa: E402  (the bench's section writer)
+
+
+def summary(report: dict, command: str, source: str) -> str:
+    rows = []
+    for label, cubed in report["cubes"].items():
+        times = sorted(seconds for seconds in cubed["seconds"] if seconds > 0)  # a cube not finished took 0
+        assert len(times) == cubed.get("finished", cubed["cubes"]), (label, len(times))
+        pace = sum(times) / len(times) * cubed["cubes"] / 3600
+        rows.append(f"| {label} | {cubed['cubes']} ({cubed['refuted']} refuted) | {len(times)} | {sum(times):,.0f} | "
+                    f"{statistics.median(times):.3f} | {times[int(0.95 * len(times))]:.2f} | {times[-1]:.1f} | "
+                    f"{pace:.2f} |")
+    answers = ", ".join(f"{label} {count}" for label, count in report["answers"].items())
+    stopped = "" if report.get("complete", True) else " (stopped by its limit: a lower bound)"
+    return "\n".join([
+        "## Cube and conquer, one whole run (bench/cube_run.py)", "",
+        f"`{command}`, {source}: {report['times']['solve']:,.0f} s wall; answers {answers}{stopped}. "
+        "Each cube's seconds as its worker timed it (the formula kept, each cube under assumptions); the last "
+        "column is the count's whole work at the pace of the cubes that finished.", "",
+        "| count | open cubes | finished | core-seconds | median s | 95th percentile s | slowest s | "
+        "core-hours at that pace |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|", *rows, ""])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jig", default="zhurgut_10x10")
+    parser.add_argument("--depth", type=int, default=14)
+    parser.add_argument("--executor", default="local:2")
+    parser.add_argument("--limit", type=int, default=3600)
+    parser.add_argument("--report", type=Path, help="the JSON report of a run of the same command, already made")
+    args = parser.parse_args()
+    argv = ["count", "jig", f"instances/jig/{args.jig}.jig", "--cubes", str(args.depth), "--executor", args.executor,
+            "--timeout", str(args.limit), "--json"]
+    command = "puzzlesat " + " ".join(argv[:-1])
+    if args.report:
+        text, source = args.report.read_text(), "its report read back (made on the machine named above)"
+    else:
+        ran = subprocess.run([str(ROOT / ".venv" / "bin" / "puzzlesat"), *argv], cwd=ROOT, capture_output=True,
+                             text=True, check=False)
+        text, source = ran.stdout, "run by this script"
+    table = summary(json.loads(text), command, source)
+    print(table)
+    update_benchmarks([table])
+
+
+if __name__ == "__main__":
+    main()
