@@ -162,6 +162,14 @@ def test_cube_and_conquer_on_a_local_dask_cluster(run_cli, tmp_path):
 
         with Client(cluster.scheduler_address, set_as_default=False) as client:
             assert list(client.run(formulas_built_here).values()) == [1, 1]
+        # one formula counted three times: each worker's session, kept from the counts before, blocking
+        # clauses and all, counts the next one's cubes exactly (each cube's blocks retired with it)
+        formula = tmp_path / "f.cnf"
+        formula.write_text("p cnf 6 3\nc p show 1 2 3 4 0\n1 2 0\n-3 4 0\n5 6 0\n")
+        for _ in range(3):
+            code, out, err = run_cli("count", "cnf", str(formula), "--cubes", "3", "--executor", f"dask://{address}",
+                                     "--json")
+            assert code == 0 and json.loads(out)["answers"] == {"solutions": 9}, err
         outcomes = dict(executor_for(f"dask://{address}").run([fine, sleepy, failing], 1.0))
         assert [outcomes[n].status for n in range(3)] == ["OK", "TIMEOUT", "ERROR"]
         # the address as Dask writes it (tls:// was prefixed tcp:// and refused), and a scheduler file
