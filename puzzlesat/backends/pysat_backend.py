@@ -157,7 +157,7 @@ class PysatSession(Session):
         cost a fork and the learnt clauses every time); the parent blocks each model it receives as
         well, so the session stays in step with what was enumerated. Under assumptions (``under``: a
         cube's, counted in a process that is itself killed at its limit), each solve is limited alone."""
-        if deadline.end is None or self.solver is None or under:  # a solver rebuilt for every call: no gain
+        if deadline.end is None or self.solver is None or under:  # no limit, a solver rebuilt anyway, or a cube
             yield from super().models(deadline, under)
             return
         for result in stream_forked(lambda: Session.models(self), deadline, self.backend.name):
