@@ -15,7 +15,7 @@ from puzzlesat.backends.z3_backend import Z3Backend
 from puzzlesat.core.encoding import Encoding
 from puzzlesat.core.errors import BackendError
 from puzzlesat.core.model import CnfModel
-from puzzlesat.pipeline.cubes import CUBES_PER_WORKER, auto_split, restricted, split
+from puzzlesat.pipeline.cubes import CUBES_PER_WORKER, Splitter, auto_split, restricted, split
 
 
 def satisfies(clauses: list[list[int]], bits: tuple[bool, ...]) -> bool:
@@ -55,6 +55,29 @@ def test_cubes_are_disjoint_cover_everything_and_add_up(seed):
         parts = [projected(restricted(encoding, cube).clauses, num_vars, encoding.show) for cube in cubes.open]
         assert sum(len(part) for part in parts) == len(whole)
         assert set().union(*parts) == whole
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_split_made_in_parts_is_the_whole_split(seed):
+    """The workers split the leaves of a shallower split the rest of the way, each in its own kept
+    splitter that has split other parts before: the parts' leaves, put together, are the whole split's
+    (open and refuted, in order), whichever parts a splitter made first and however often."""
+    rng = random.Random(seed)
+    for _ in range(40):
+        encoding, _ = random_formula(rng)
+        depth = rng.randint(1, 6)
+        whole = split(encoding, depth)
+        splitter = Splitter(encoding)
+        try:
+            first = splitter.cubes(rng.randint(0, depth))
+            parts = first.open * 2
+            rng.shuffle(parts)
+            made = {part: splitter.cubes(depth, part) for part in parts}
+        finally:
+            splitter.close()
+        open_cubes = [cube for part in first.open for cube in made[part].open]
+        refuted = first.refuted + [cube for part in first.open for cube in made[part].refuted]
+        assert sorted(open_cubes) == sorted(whole.open) and sorted(refuted) == sorted(whole.refuted)
 
 
 def test_the_split_follows_the_encoding_order():
