@@ -30,7 +30,8 @@ def summary(report: dict, command: str, source: str) -> str:
         times = sorted(seconds for seconds in cubed["seconds"] if seconds > 0)  # a cube not finished took 0
         assert len(times) == cubed.get("finished", cubed["cubes"]), (label, len(times))
         pace = sum(times) / len(times) * cubed["cubes"] / 3600
-        rows.append(f"| {label} | {cubed['cubes']} ({cubed['refuted']} refuted) | {len(times)} | {sum(times):,.0f} | "
+        split = f"{cubed['split_seconds']:.1f}" if "split_seconds" in cubed else "not reported"
+        rows.append(f"| {label} | {split} | {cubed['cubes']} ({cubed['refuted']} refuted) | {len(times)} | {sum(times):,.0f} | "
                     f"{statistics.median(times):.3f} | {times[int(0.95 * len(times))]:.2f} | {times[-1]:.1f} | "
                     f"{pace:.2f} |")
     answers = ", ".join(f"{label} {count}" for label, count in report["answers"].items())
@@ -40,9 +41,9 @@ def summary(report: dict, command: str, source: str) -> str:
         f"`{command}`, {source}: {report['times']['solve']:,.0f} s wall; answers {answers}{stopped}. "
         "Each cube's seconds as its worker timed it (the formula kept, each cube under assumptions); the last "
         "column is the count's whole work at the pace of the cubes that finished.", "",
-        "| count | open cubes | finished | core-seconds | median s | 95th percentile s | slowest s | "
+        "| count | split s (wall) | open cubes | finished | core-seconds | median s | 95th percentile s | slowest s | "
         "core-hours at that pace |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|", *rows, ""])
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|", *rows, ""])
 
 
 def main() -> None:

@@ -126,7 +126,8 @@ def restricted(encoding: Encoding, cube: Sequence[int]) -> Encoding:
 
 @dataclass
 class CubeCount:
-    """A count made of its cubes' counts, with what each cube cost (seconds, in cube order). Stopped
+    """A count made of its cubes' counts, with what each cube cost (seconds, in cube order) and what the
+    split cost (wall seconds, made here or on the workers). Stopped
     before its end (``stop``), ``total`` is the sum over the cubes that finished (a lower bound: the
     cubes are disjoint) and ``counts`` holds None for the others."""
 
@@ -135,6 +136,7 @@ class CubeCount:
     refuted: int
     seconds: list[float]
     counts: list[int | None]
+    split_seconds: float = 0.0
     stop: Stop | None = None
 
     def slowest(self, how_many: int = 3) -> list[tuple[float, tuple[int, ...]]]:
@@ -203,8 +205,10 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     digest = formula_digest(encoding)
     # local workers are forked from here: they find the formula built already
     _keep((request.puzzle.name, request.encoding, request.options, instance), encoding, digest)
+    splitting = time.monotonic()
     cubes = auto_split(encoding, executor.workers) if depth is None else \
         split_across(request, instance, encoding, digest, depth, executor)
+    split_seconds = time.monotonic() - splitting
     tasks = [CubeTask(request.within(UNLIMITED), instance, digest, cube) for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)
     seconds = [0.0] * len(tasks)
@@ -216,7 +220,8 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
             report_progress(pace(len(tasks) - counts.count(None), len(tasks), "cubes counted", started))
     except STOPPING as stopped:
         stop = Stop.of(stopped, since_start(started))
-    return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds, counts, stop)
+    return CubeCount(sum(c for c in counts if c is not None), cubes.open, len(cubes.refuted), seconds, counts,
+                     split_seconds, stop)
 
 
 def _value(outcome: Outcome[T], task: str, request: Request, limit: float | None) -> T:

@@ -153,7 +153,8 @@ class Task(ABC):
             counted = count_variants_by_cubes(request, instance, cubes.depth, cubes.executor, request.deadline.seconds)
         engine = cubes.executor
         shape = {label: {"executor": engine.name, "workers": engine.workers, "cubes": len(cubed.cubes),
-                         "refuted": cubed.refuted, "seconds": [round(t, 4) for t in cubed.seconds],
+                         "refuted": cubed.refuted, "split_seconds": round(cubed.split_seconds, 4),
+                         "seconds": [round(t, 4) for t in cubed.seconds],
                          "slowest": [{"seconds": round(t, 4), "cube": list(cube)} for t, cube in cubed.slowest()]}
                  | ({"finished": len(cubed.cubes) - len(cubed.unfinished()),
                      "unfinished": [list(cube) for cube in cubed.unfinished()]} if cubed.stop else {})
