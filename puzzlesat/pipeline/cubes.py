@@ -62,6 +62,10 @@ class Cubes:
     refuted: list[tuple[int, ...]]
 
 
+#: the PySAT solver whose unit propagation splits (any that has ``propagate`` gives the same cubes)
+PROPAGATOR = "glucose4"
+
+
 class Splitter:
     """Unit propagation on one formula, and the split of any cube of it (:meth:`cubes`), the formula
     loaded once for any number of splits.
@@ -73,10 +77,10 @@ class Splitter:
     shallower split are exactly the leaves of the whole split below it, which is what lets
     :func:`split_across` deal a split out in parts."""
 
-    def __init__(self, encoding: Encoding, solver: str = "glucose4") -> None:
+    def __init__(self, encoding: Encoding) -> None:
         shown = set(encoding.show)
         self.order = [v for v in encoding.order if v in shown] or list(dict.fromkeys(encoding.show))
-        self._oracle = Solver(name=solver, bootstrap_with=encoding.pysat_clauses())
+        self._oracle = Solver(name=PROPAGATOR, bootstrap_with=encoding.pysat_clauses())
 
     def cubes(self, depth: int, under: tuple[int, ...] = ()) -> Cubes:
         """The cubes below ``under`` (every cube, by default) down to ``depth`` literals in all (fewer
