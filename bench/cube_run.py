@@ -8,8 +8,8 @@ Runs ``puzzlesat count jig JIG --cubes DEPTH --executor EXECUTOR --timeout LIMIT
 report such a run wrote, ``--report``) and writes the section "Cube and conquer, one whole run" of
 BENCHMARKS.md: for each count, its cubes, how many finished within the limit, their times (the sum is
 core-seconds; median, 95th percentile, slowest), and, where the limit stopped the count, its core-hours
-at the pace of the cubes that finished; of a complete run, the cubes' wall time dealt out to 2 (a check on
-the run's own wall time), 16, 64 and 256 workers.
+at the pace of the cubes that finished; and the finished cubes' wall time dealt out to 2 (of a complete run, a
+check on the run's own wall time), 16, 64 and 256 workers.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from run import update_benchmarks  # noqa: E402  (the bench's section writer)
 
-#: the cluster sizes a complete run's cube times are dealt out to (:func:`makespan`)
+#: the cluster sizes a run's cube times are dealt out to (:func:`makespan`)
 WORKERS = (2, 16, 64, 256)
 
 
@@ -42,17 +42,18 @@ def summary(report: dict, command: str, source: str) -> str:
     rows, complete = [], report.get("complete", True)
     spans = dict.fromkeys(WORKERS, 0.0)
     for label, cubed in report["cubes"].items():
-        times = sorted(seconds for seconds in cubed["seconds"] if seconds > 0)  # a cube not finished took 0
+        times_in_order = [seconds for seconds in cubed["seconds"] if seconds > 0]  # a cube not finished took 0
+        times = sorted(times_in_order)
         assert len(times) == cubed.get("finished", cubed["cubes"]), (label, len(times))
         pace = sum(times) / len(times) * cubed["cubes"] / 3600
         for workers in WORKERS:
-            spans[workers] += makespan(cubed["seconds"], workers) if complete else 0.0
+            spans[workers] += makespan(times_in_order, workers)
         split = f"{cubed['split_seconds']:.1f}" if "split_seconds" in cubed else "not reported"
         rows.append(f"| {label} | {split} | {cubed['cubes']} ({cubed['refuted']} refuted) | {len(times)} | {sum(times):,.0f} | "
                     f"{statistics.median(times):.3f} | {times[int(0.95 * len(times))]:.2f} | {times[-1]:.1f} | "
                     f"{pace:.2f} |")
     answers = ", ".join(f"{label} {count}" for label, count in report["answers"].items())
-    stopped = "" if report.get("complete", True) else " (stopped by its limit: a lower bound)"
+    stopped = "" if complete else " (stopped by its limit: a lower bound)"
     return "\n".join([
         "## Cube and conquer, one whole run (bench/cube_run.py)", "",
         f"`{command}`, {source}: {report['times']['solve']:,.0f} s wall; answers {answers}{stopped}. "
@@ -61,12 +62,12 @@ def summary(report: dict, command: str, source: str) -> str:
         "| count | split s (wall) | open cubes | finished | core-seconds | median s | 95th percentile s | slowest s | "
         "core-hours at that pace |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|", *rows, "",
-        *([] if not complete else [
-            "The cubes of both counts dealt out to more workers, each free worker taking the next cube as the "
-            "executors do, each cube taking what it took here (so: workers as fast as these, and a kept session's "
-            "learning the same with fewer cubes before each; the splits not included):", "",
-            "| workers | cubes' wall time |", "|---:|---:|",
-            *(f"| {workers} | {spans[workers] / 60:.1f} min |" for workers in WORKERS), ""])])
+        "The cubes that finished, of every count, dealt out to more workers, each free worker taking the next cube "
+        "as the executors do, each cube taking what it took here (so: workers as fast as these, and a kept "
+        "session's learning the same with fewer cubes before each; the splits not included)"
+        + ("." if complete else ": a lower bound, the unfinished cubes and counts left out."), "",
+        "| workers | cubes' wall time |", "|---:|---:|",
+        *(f"| {workers} | {spans[workers] / 60:.1f} min |" for workers in WORKERS), ""])
 
 
 def main() -> None:
