@@ -181,7 +181,7 @@ def split_across(request: Request, instance: Any, encoding: Encoding, digest: st
     this process splits down to the depth that gives ``CUBES_PER_WORKER`` parts a worker, and the
     workers split each part the rest of the way (:class:`SplitTask`); :class:`Splitter` argues why the
     parts' leaves are the whole split's. Made here alone, the split of zhurgut_10x10 to depth 14 took
-    33-36 s, a tenth of a count on 16 workers. ``encoding`` must be the formula kept for this
+    38-41 s; on two local workers 20-23 s. ``encoding`` must be the formula kept for this
     process's tasks (:func:`_keep`): local workers, forked from here, find its splitter loaded."""
     splitter = _kept_splitter(encoding, digest)
     top = math.ceil(math.log2(CUBES_PER_WORKER * executor.workers))
