@@ -59,13 +59,25 @@ def test_few_solutions_are_counted_by_the_enumeration_every_one_checked(run_cli,
     """Within its head start the enumeration answers alone, the same way every time, and races nobody:
     fewer than MANY_SOLUTIONS never cut it short."""
     monkeypatch.setattr(tasks, "QUICK_ENUMERATION", 600.0)
-    assert 90 < tasks.MANY_SOLUTIONS
+    assert 24 < tasks.MANY_SOLUTIONS
     path = tmp_path / "few.txt"
-    path.write_text(one_cell(4, 2))
+    path.write_text(one_cell(4, 1))
     for _ in range(3):
         report = valid(json.loads(run_cli("count", "aquarium", str(path), "--json")[1]))
-        assert (report["answers"], report["method"], report["checked"]) == ({"solutions": 90}, "enumeration", True)
+        assert (report["answers"], report["method"], report["checked"]) == ({"solutions": 24}, "enumeration", True)
         assert "raced" not in report
+
+
+@needs_ganak
+def test_a_count_past_many_solutions_is_raced_within_the_head_start(run_cli, tmp_path, monkeypatch):
+    """90 solutions, past MANY_SOLUTIONS (25): the counter joins at the 25th, not after the head start,
+    and whichever finishes first answers the same count. (At 100, as it was, 90 were never raced.)"""
+    monkeypatch.setattr(tasks, "QUICK_ENUMERATION", 600.0)
+    path = tmp_path / "some.txt"
+    path.write_text(one_cell(4, 2))
+    report = valid(json.loads(run_cli("count", "aquarium", str(path), "--json")[1]))
+    assert report["answers"] == {"solutions": 90}
+    assert report["raced"] == ["enumeration on pysat:cadical195", "exact count on ganak"]
 
 
 def test_a_named_backend_is_not_raced(tmp_path):

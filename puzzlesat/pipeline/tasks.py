@@ -251,11 +251,13 @@ QUICK_SEARCH = 0.05
 #: (bench/count_family.py)
 QUICK_ENUMERATION = 0.25
 #: how many solutions the enumeration finds before an exact counter joins the race at once, its head start
-#: cut short: a count that large will not be quick, and a counter that answers in 0.1 s (D4 on CNFgen's
-#: formulas) lost the whole head start waiting. Fewer solutions than this are never raced within the head
-#: start, so a small count is answered by the enumeration alone, the same way every run (a head start of
-#: 0.1 s instead was tried: a count of 90 solutions then raced a counter on a loaded machine)
-MANY_SOLUTIONS = 100
+#: cut short: a count that large is seldom done before a counter is (D4 answers CNFgen's formulas in
+#: 0.08-0.2 s), and a counter that waited for 100 solutions left the default 1.24-1.39x behind `-b d4`
+#: there, where 25 left it 1.16-1.25x (design notes, session 35). Fewer solutions than this are never
+#: raced within the head start, so a small count is answered by the enumeration alone, the same way every
+#: run (a head start of 0.1 s instead was tried: a count of 90 solutions then raced a counter on a loaded
+#: machine)
+MANY_SOLUTIONS = 25
 #: the exact counters a count may race against the enumeration, the first available that takes the
 #: formula. D4 counts every model, so it takes only an encoding whose shown variables determine the rest
 #: (a formula file with no projection; it refuses aquarium's); where it does, it was the faster, and it is
