@@ -86,7 +86,7 @@ bench-count: $(BIN)/puzzlesat
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/count_family.py
 
-# cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the 10x10 projection
+# cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the jig's own search there
 bench-cluster: $(BIN)/puzzlesat
 	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/cluster.py --search

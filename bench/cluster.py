@@ -1,15 +1,17 @@
 """Cube and conquer and sweeps on a Dask cluster (issue 24): measured on a local cluster of 1 and 2
-workers on this machine, then projected for a bigger one. Writes its section of BENCHMARKS.md.
+workers on this machine. Writes its section of BENCHMARKS.md.
 
-    .venv/bin/python bench/cluster.py [--share 40]
+    .venv/bin/python bench/cluster.py
 
 1. zhurgut_9x9, both counts by cubes (depth 8), on a LocalCluster of 1 worker and of 2 (processes, one
    thread each), against the plain `count` in this process;
 2. a benchmark sweep (every bundled jig up to 9x9, reference and default backend, once) as Dask tasks on
-   1 and 2 workers;
-3. zhurgut_10x10, both counts (every layout, classes up to rotation): each split at depth 14, one
-   worker's share of its cubes counted as a worker counts them, their time distribution, and from it the
-   wall time of the whole count on 16, 64 and 256 workers, under the assumptions printed with the table.
+   1 and 2 workers.
+
+What a count too large for this machine would take on a bigger cluster is bench/cube_run.py's: one whole
+run's cube times, dealt out to more workers. (A projection from a sample of 40 cubes was here until
+session 35; the whole run of zhurgut_10x10 showed it low by half, the hard cubes lying together in the
+split's order, where a run of consecutive samples misses them or hits them.)
 
 With ``--search`` it measures instead, in a section of its own, the jig's compiled search with its parts
 as Dask tasks (``count jig --executor dask://...``) on clusters of 1 and 2 workers (``--workers 2,16``
@@ -19,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,9 +31,8 @@ from run import update_benchmarks  # noqa: E402  (the bench's section writer)
 
 from puzzlesat.encoders import get_puzzle  # noqa: E402
 from puzzlesat.encoders.tiling.options import TilingOptions  # noqa: E402
-from puzzlesat.formats.varmap import formula_digest  # noqa: E402
 from puzzlesat.pipeline.bench import Run, measure, run_on  # noqa: E402
-from puzzlesat.pipeline.cubes import CubeTask, count_cubes, split  # noqa: E402
+from puzzlesat.pipeline.cubes import count_cubes  # noqa: E402
 from puzzlesat.pipeline.executors import DaskExecutor  # noqa: E402
 from puzzlesat.pipeline.request import request  # noqa: E402
 from puzzlesat.pipeline.steps import count_solutions, load  # noqa: E402
@@ -72,6 +71,11 @@ def cubes_9x9(rows: list[str]) -> None:
     assert one == two == plain, (one, two, plain)
     rows.append(f"| zhurgut_9x9, both counts, cubes of depth 8 | {plain_time:.1f} (plain count, here) | {t1:.1f} | "
                 f"{t2:.1f} | {t1 / t2:.2f}x |")
+
+
+def _cells(path: Path) -> int:
+    rows, cols = (int(n) for n in path.read_text().split()[:2])
+    return rows * cols
 
 
 def sweep(rows: list[str]) -> None:
@@ -136,73 +140,8 @@ def search_on_dask(name: str, workers: list[int]) -> str:
         + f" | {on[fewest][0] / on[most][0]:.2f}x / {on[fewest][1] / on[most][1]:.2f}x | {here.layouts} |", ""])
 
 
-def _cells(path: Path) -> int:
-    rows, cols = (int(n) for n in path.read_text().split()[:2])
-    return rows * cols
-
-
-def sample_10x10(share: int, workers: int = 16) -> list[str]:
-    """Both counts a plain ``count --cubes 14`` makes of zhurgut_10x10 (every layout, then the classes up
-    to rotation), each split and sampled as one of ``workers`` workers would count them.
-
-    A worker counts its cubes one after another in one kept session, each cube's literals assumed
-    (:mod:`puzzlesat.pipeline.cubes`), so a cube costs what it costs after the cubes before it: counted
-    alone, each in a fresh solver, a sample said 5.3-5.9 core-hours, which a worker's session no longer
-    pays. The executors hand the next cube to the first free worker, so a worker of 16 takes about every
-    16th cube in the split's order: the sample is ``share`` of those in a row, from a random start (seed
-    1), counted in this process as a worker counts them. The first count's cubes carry no symmetry
-    breaking and are the harder (a projection from the classes count alone said 1.4 minutes on 16
-    workers, and a run of ``--executor local:16`` finished 1,300 of the first count's 11,211 cubes in 120
-    s, before kept sessions)."""
-    instance = load(JIG, str(JIGS / "zhurgut_10x10.jig"))
-    rows, totals, longest, splitting, backend = [], [], 0.0, 0.0, ""
-    for label, breaking in (("every layout", False), ("classes up to rotation", True)):
-        encoding = JIG.encode(instance, "cnf", TilingOptions(break_symmetry=breaking))
-        start = time.perf_counter()
-        cubes = split(encoding, 14)
-        split_time = time.perf_counter() - start
-        splitting += split_time
-        stride = cubes.open[random.Random(1).randrange(workers)::workers]
-        first = random.Random(2).randrange(max(1, len(stride) - share))
-        counting = request(JIG, break_symmetry=breaking, counting=True)
-        backend = counting.backend.name
-        digest = formula_digest(encoding)
-        tasks = [CubeTask(counting, instance, digest, cube) for cube in stride[first:first + share]]
-        tasks[0].prepare()  # the worker's formula, built before its first cube as on a cluster
-        times = []
-        for task in tasks:
-            began = time.perf_counter()
-            task()
-            times.append(time.perf_counter() - began)
-        mean = statistics.fmean(times)
-        totals.append(mean * len(cubes.open))
-        longest = max(longest, *times)
-        rows.append(f"| {label} | {len(cubes.open)} ({len(cubes.refuted)} refuted) | {split_time:.1f} | "
-                    f"{len(times)} | {statistics.median(times):.3f} | {mean:.3f} | {max(times):.2f} | "
-                    f"{totals[-1] / 3600:.2f} |")
-    total = sum(totals)
-    lines = [f"Each count split at depth 14; a sample of one worker's share of its open cubes: {share} in a row of "
-             f"every {workers}th cube, as a worker of {workers} takes them, from a random start (seed 1), counted "
-             f"one after another in one kept session ({backend}, enumeration with the checker).", "",
-             "| count | open cubes | split s | sampled | median s | mean s | slowest s | projected core-hours |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|", *rows, "",
-             f"Projected work for both counts: {total / 3600:.2f} core-hours.", "",
-             "| workers | projected wall time |", "|---:|---:|"]
-    for count in (16, 64, 256):
-        lines.append(f"| {count} | {(splitting + max(total / count, longest)) / 60:.1f} min |")
-    lines += ["", f"Assumptions: a worker's cubes are as hard on average as the sample (the rows for more than "
-              f"{workers} workers take the same mean, though each of their workers' cubes lie further apart; the "
-              "times are heavy-tailed, so the mean of a small sample is rough); perfect load balance (far more "
-              "cubes than workers); workers as fast as one core of this machine, not slowed by each other; no "
-              "cost for the scheduler or for shipping a task (kilobytes; each worker builds the formula once, "
-              "about 0.5 s); each count's split (one process, before its cubes run) is added, and the cubes "
-              "take at least as long as the slowest.", ""]
-    return lines
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--share", type=int, default=40, help="cubes of one worker's share sampled (default 40)")
     parser.add_argument("--search", nargs="?", const="zhurgut_13x9", default=None, metavar="JIG",
                         help="measure the jig's own search on Dask instead (default jig: zhurgut_13x9)")
     parser.add_argument("--workers", default="1,2", help="with --search: the cluster sizes, comma-separated")
@@ -217,14 +156,13 @@ def main() -> None:
     print(rows[-1], flush=True)
     sweep(rows)
     print(rows[-1], flush=True)
-    projection = sample_10x10(args.share)
     table = "\n".join([
         "## Cube and conquer on Dask (bench/cluster.py; a LocalCluster on this machine)", "",
         f"Measured {time.strftime('%Y-%m-%d')}. Wall seconds; the cluster's workers are processes with one thread "
         "each.", "",
         "| work | one process here s | Dask, 1 worker s | Dask, 2 workers s | speed-up 1 -> 2 |",
-        "|---|---:|---:|---:|---:|", *rows, "", "### zhurgut_10x10, both counts: sampled cubes and a projection",
-        "", *projection])
+        "|---|---:|---:|---:|---:|", *rows, "", "A count too large for this machine on more workers: "
+        '"Cube and conquer, one whole run" (bench/cube_run.py).', ""])
     print(table)
     update_benchmarks([table])
 

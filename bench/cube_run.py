@@ -1,5 +1,6 @@
-"""One whole cube-and-conquer count, as a user runs it, summarised: the check on bench/cluster.py's
-projection, which samples 40 cubes of a count's thousands.
+"""One whole cube-and-conquer count, as a user runs it, summarised, and its cubes dealt out to more
+workers: what the count would take on a bigger cluster, from every cube's time rather than a sample's
+(a sample of 40 cubes of zhurgut_10x10's 11,211 said half of it).
 
     .venv/bin/python bench/cube_run.py [--jig zhurgut_10x10] [--depth 14] [--executor local:2] [--limit 3600]
     .venv/bin/python bench/cube_run.py --report RUN.json [the same options: the command RUN.json came from]
