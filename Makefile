@@ -85,6 +85,7 @@ bench-family: $(BIN)/puzzlesat
 bench-count: $(BIN)/puzzlesat
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/count_family.py
+	$(BIN)/python bench/count_family.py --processes
 
 # cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the jig's own search there
 bench-cluster: $(BIN)/puzzlesat
