@@ -160,6 +160,9 @@ def counted_by_process(path: Path, options: list[str]) -> tuple[float, int | Non
     done = subprocess.run([str(Path(sys.executable).parent / "puzzlesat"), "count", "cnf", str(path), *options,
                            "--json"], capture_output=True, text=True, cwd=ROOT)
     seconds = time.perf_counter() - start
+    if not done.stdout.strip():  # ended by an error (its one line on stderr), not by its limit
+        raise SystemExit(f"bench/count_family.py: count cnf {' '.join(options)} printed no report "
+                         f"(exit {done.returncode}): {done.stderr.strip()}")
     report = json.loads(done.stdout)
     if not report.get("complete", False):
         return seconds, None, ""
