@@ -413,11 +413,47 @@ def test_the_monster_search_finds_what_a_plain_scan_finds():
         assert sorted(monster_corners(picture)) == plain(picture)
 
 
-def test_the_eight_orientations_at_once_are_orient_of_each():
-    from puzzlesat.encoders.jigsaw.grids import orient, orientations
+def test_the_eight_orientations_borders_at_once_are_those_of_each_turned_grid():
+    from puzzlesat.encoders.jigsaw.grids import orient, oriented_borders
 
-    grid = ("abc", "def", "ghi")
-    assert orientations(grid) == [orient(grid, o) for o in range(8)]
+    def borders(grid):
+        return grid[0], "".join(row[-1] for row in grid), grid[-1], "".join(row[0] for row in grid)
+
+    rng = random.Random(5)
+    for _ in range(200):
+        height, width = rng.randint(1, 6), rng.randint(1, 6)
+        grid = tuple("".join(rng.choice("ab#.") for _ in range(width)) for _ in range(height))
+        assert oriented_borders(grid) == [borders(orient(grid, o)) for o in range(8)], grid
+
+
+def test_jigsaw_variants_found_by_borders_are_those_of_every_turned_grid():
+    """tiles.tiling_problem compares whole turned grids only where borders repeat: on tiles that are
+    their own mirror images or turns, and tiles whose borders repeat while their insides do not, the
+    variants must be those that comparing all 8 turned grids gives."""
+    from puzzlesat.encoders.jigsaw.grids import orient
+    from puzzlesat.encoders.jigsaw.instance import JigsawInstance
+    from puzzlesat.encoders.jigsaw.tiles import tiling_problem
+
+    def by_turned_grids(tiles):
+        seen, variants = set(), []
+        for piece, tile in enumerate(tiles):
+            for o in range(8):
+                if (piece, orient(tile, o)) not in seen:
+                    seen.add((piece, orient(tile, o)))
+                    variants.append((piece, o))
+        return variants
+
+    rng = random.Random(11)
+    symmetric = ("#..#", ".##.", ".##.", "#..#")  # all 8 orientations alike
+    mirror = ("#...", "#.##", "#.##", "#...")  # its own top-bottom mirror image
+    same_look = ("####", "#..#", "#..#", "####")  # turned or not, the same borders and the same look
+    inside_differs = ("####", "##.#", "#..#", "####")  # the same borders every way, the inside not
+    for _ in range(60):
+        tiles = [rng.choice([symmetric, mirror, same_look, inside_differs,
+                             tuple("".join(rng.choice("#.") for _ in range(4)) for _ in range(4))]) for _ in range(4)]
+        instance = JigsawInstance(tuple(range(1, 5)), tuple(tiles), 2, 2, "t")
+        problem = tiling_problem(instance)
+        assert [(v.piece, v.orientation) for v in problem.variants] == by_turned_grids(tiles), tiles
 
 
 @pytest.mark.parametrize("size,seed", [(3, 1), (5, 2), (8, 3), (12, 4), (50, 1)])
@@ -449,3 +485,20 @@ def test_exact_cover_counts_the_bundled_jigs(name):
     instance = load(jig, str(INSTANCES / "jig" / f"{name}.jig"))
     expected = tuple(int(n) for n in (INSTANCES / "jig" / f"{name}.expected").read_text().split())
     assert (count_layouts(instance), count_layouts(instance, up_to_rotation=True)) == expected
+
+
+def test_the_jigsaw_checker_takes_each_of_the_eight_orientations_and_nothing_else():
+    """The checker's own rotation code: a 1x1 assembly holding its one tile turned and mirrored each of
+    the 8 ways passes; the tile with two rows swapped (no rotation or mirror image of it) fails."""
+    from puzzlesat.encoders.jigsaw.check import check
+    from puzzlesat.encoders.jigsaw.grids import orient
+    from puzzlesat.encoders.jigsaw.instance import JigsawInstance
+    from puzzlesat.encoders.jigsaw.solution import JigsawSolution
+
+    tile = ("#..#", "##..", "...#", ".#..")
+    instance = JigsawInstance((7,), (tile,), 1, 1, "t")
+    for o in range(8):
+        assert check(instance, JigsawSolution(1, 1, ((7, o),), (orient(tile, o),))) == []
+    swapped = (tile[1], tile[0], tile[2], tile[3])
+    assert check(instance, JigsawSolution(1, 1, ((7, 0),), (swapped,))) == [
+        "cell (0, 0): tile 7 is not a rotation/flip of itself"]

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, BackendUnavailable
@@ -23,7 +24,9 @@ from ..core.model import CnfModel, SmtModel
 from ..core.reporting import report_detail
 from ..core.result import Result, Status
 from ..core.timing import UNLIMITED, Deadline
-from ..proofs.certificate import Certificate, certify
+
+if TYPE_CHECKING:
+    from ..proofs.certificate import Certificate
 
 
 class Capability(str, Enum):
@@ -156,7 +159,10 @@ class Session(ABC):
     def certified(self, proof: bytes | str | list[str], sent: list[list[int]] | None = None) -> Certificate:
         """The certificate of the UNSAT answer just given, from its proof: checked against the clauses
         sent (:meth:`sent`, when the caller has not built them already), never against what the solver
-        says it was given."""
+        says it was given. The proof checker is imported here: an answer with no proof asked for (the
+        default) does not pay for it at start-up."""
+        from ..proofs.certificate import certify
+
         return certify(self.sent() if sent is None else sent, proof, self.backend.name)
 
     def add_smt_block(self, model: SmtModel) -> None:

@@ -5,6 +5,7 @@ import itertools
 import time
 import warnings
 from collections.abc import Generator, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from pysat.solvers import Solver, SolverNames
 
@@ -13,9 +14,11 @@ from ..core.errors import CheckFailed
 from ..core.model import CnfModel
 from ..core.result import Result, Status
 from ..core.timing import UNLIMITED, Deadline
-from ..proofs.certificate import Certificate
 from .base import Backend, Capability, Session
 from .forking import call_with_timeout, stream_forked
+
+if TYPE_CHECKING:
+    from ..proofs.certificate import Certificate
 
 #: PySAT solvers that cannot take clauses after a solve (adding one aborts the process in Kissat);
 #: their sessions rebuild the solver for every call.

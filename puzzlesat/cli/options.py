@@ -1,7 +1,6 @@
 """Options shared by several commands, defined once so that they mean the same thing everywhere."""
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -172,6 +171,8 @@ def backend_list(text: str) -> list[str]:
 def echo_json(payload: dict[str, Any], schema: str) -> None:
     """One JSON object, led by its ``schema`` (what shape follows, e.g. ``puzzlesat/report/1``) and the
     ``version`` of puzzlesat that wrote it, so that scripts can check both."""
+    import json  # here: the text output, the default, does not pay for it at start-up
+
     click.echo(json.dumps({"schema": f"puzzlesat/{schema}/1", "version": __version__, **payload}, indent=1))
 
 

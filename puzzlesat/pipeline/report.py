@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import CheckFailed
 from ..core.result import Status
 from ..core.timing import Stopwatch
-from ..proofs.certificate import Certificate
 from .stop import Stop
 
 if TYPE_CHECKING:
     from ..core.puzzle import Solution
     from ..formats.picture import Picture
+    from ..proofs.certificate import Certificate
     from .request import Request
 
 #: the ``backend`` of a report that no solver answered (a count by the puzzle's own search)

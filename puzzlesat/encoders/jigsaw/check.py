@@ -6,14 +6,14 @@ from .instance import JigsawInstance
 from .solution import JigsawSolution
 
 
-def _symmetries(grid: tuple[str, ...]) -> set[tuple[str, ...]]:
-    out = set()
-    g = list(grid)
+def _is_symmetry_of(placed: tuple[str, ...], tile: tuple[str, ...]) -> bool:
+    """Whether ``placed`` is one of the 8 rotations and mirror images of ``tile`` (turned until found)."""
+    g = list(tile)
     for _ in range(4):
         g = ["".join(col) for col in zip(*g[::-1])]  # clockwise quarter turn
-        out.add(tuple(g))
-        out.add(tuple(row[::-1] for row in g))
-    return out
+        if tuple(g) == placed or tuple(row[::-1] for row in g) == placed:
+            return True
+    return False
 
 
 def check(instance: JigsawInstance, solution: JigsawSolution) -> list[str]:
@@ -26,7 +26,7 @@ def check(instance: JigsawInstance, solution: JigsawSolution) -> list[str]:
     original = dict(zip(instance.ids, instance.tiles))
     problems = []
     for cell, (tid, _) in enumerate(solution.placement):
-        if solution.tiles[cell] not in _symmetries(original[tid]):
+        if not _is_symmetry_of(solution.tiles[cell], original[tid]):
             problems.append(f"cell {divmod(cell, cols)}: tile {tid} is not a rotation/flip of itself")
     for r in range(rows):
         for c in range(cols):

@@ -19,12 +19,18 @@ def orient(grid: Grid, orientation: int) -> Grid:
     return grid
 
 
-def orientations(grid: Grid) -> list[Grid]:
-    """``[orient(grid, o) for o in range(8)]`` with 3 rotations instead of 12."""
-    turned = [grid]
+def oriented_borders(grid: Grid) -> list[tuple[str, str, str, str]]:
+    """``[borders(orient(grid, o)) for o in range(8)]``, the borders (top, right, bottom, left; top and
+    bottom read left to right, left and right top to bottom) from the grid's own four, without turning
+    the grid: a clockwise turn makes the left border the top one, read the other way, the top the right,
+    the right the bottom (the other way) and the bottom the left; a left-right mirror reverses top and
+    bottom and swaps left and right. Encoding a 12x12 input needs only these, not 1,152 turned grids."""
+    top, right, bottom, left = grid[0], "".join(row[-1] for row in grid), grid[-1], "".join(row[0] for row in grid)
+    turned = [(top, right, bottom, left)]
     for _ in range(3):
-        turned.append(rotate_cw(turned[-1]))
-    return turned + [tuple(row[::-1] for row in look) for look in turned]
+        top, right, bottom, left = left[::-1], top, right[::-1], bottom
+        turned.append((top, right, bottom, left))
+    return turned + [(t[::-1], lt, b[::-1], r) for t, r, b, lt in turned]
 
 
 def composition_table() -> list[list[int]]:

@@ -54,8 +54,8 @@ def parse(text: str, path: str, rows: int | None = None, cols: int | None = None
             continue
         if current is None:
             raise PuzzleFormatError(path, number, 1, f"expected a 'Tile ID:' header, found '{line[:20]}'")
-        bad = next((i for i, ch in enumerate(line) if ch not in "#."), None)
-        if bad is not None:
+        if line.strip("#."):  # a character other than '#' and '.': find the first
+            bad = next(i for i, ch in enumerate(line) if ch not in "#.")
             raise PuzzleFormatError(path, number, bad + 1, f"unknown character '{line[bad]}' (tiles use '#' and '.')")
         current.append(line)
         tiles[-1] = tuple(current)

@@ -6,22 +6,26 @@ orientation that looks like an earlier one (a tile that is its own mirror image)
 """
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 
 from ..tiling.problem import TilingProblem, Variant
-from .grids import composition_table, orientations
+from .grids import composition_table, orient, oriented_borders
 from .instance import JigsawInstance
-
-
-def borders(grid: tuple[str, ...]) -> tuple[str, str, str, str]:
-    """(top, right, bottom, left)."""
-    return grid[0], "".join(row[-1] for row in grid), grid[-1], "".join(row[0] for row in grid)
 
 
 @lru_cache(maxsize=8)  # encode, decode and reference of one instance share it
 def tiling_problem(instance: JigsawInstance) -> TilingProblem:
-    oriented = [(Variant(piece, o, borders(look)), look)
-                for piece, tile in enumerate(instance.tiles) for o, look in enumerate(orientations(tile))]
+    """Each orientation's look is told apart by its borders; only where two orientations of a tile have
+    the same four borders (a tile that may be its own mirror image) is the whole turned grid compared.
+    Different borders mean different looks, so this finds the same variants as comparing every turned
+    grid, without turning any other tile."""
+    oriented = []
+    for piece, tile in enumerate(instance.tiles):
+        keys = oriented_borders(tile)
+        repeated = Counter(keys)
+        oriented += [(Variant(piece, o, side_keys), side_keys if repeated[side_keys] == 1 else (side_keys, orient(tile, o)))
+                     for o, side_keys in enumerate(keys)]
     table = composition_table()
     # whole-image symmetries that map the grid onto itself: all 8 for a square, else 180-degree
     # rotation and the two mirrors

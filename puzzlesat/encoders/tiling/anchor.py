@@ -109,7 +109,7 @@ def anchoring(problem: TilingProblem) -> Anchoring | None:
 def _every_image(problem: TilingProblem, domains: tuple[tuple[int, ...], ...]) -> list[list[int]]:
     """Every assembly is the image, under some grid symmetry, of one with the anchor kept."""
     images: list[set[int]] = [set() for _ in domains]
-    for cells, variants in problem.placement_maps():
+    for cells, variants in problem.placement_maps:
         for cell, image in enumerate(cells):
             images[image].update(variants[i] for i in domains[cell])
     return [sorted(domain) for domain in images]

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.encoding import Encoding
-from ...formats.picture import CHARACTER_WIDTH, Picture
+
+if TYPE_CHECKING:
+    from ...formats.picture import Picture
 
 #: a placed cell, one whose layouts differ, and the grid lines
 PLACED, OPEN, GRID = (235, 225, 200), (170, 170, 170), (90, 90, 90)
@@ -49,7 +51,10 @@ class TilingForced:
                 "cells": self.rows * self.cols}
 
     def picture(self) -> Picture:
-        """The grid with each fixed cell's piece and orientation written in it, the others grey."""
+        """The grid with each fixed cell's piece and orientation written in it, the others grey (the
+        picture module is imported here: a solve that draws nothing does not pay for it at start-up)."""
+        from ...formats.picture import CHARACTER_WIDTH, Picture
+
         pic = Picture(self.cols + 0.4, self.rows + 0.4)
         labels = self.labels()
         size = min(0.3, 0.85 / (CHARACTER_WIDTH * max(map(len, labels))))  # the longest fits its cell

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 TOP, RIGHT, BOTTOM, LEFT = range(4)
 
@@ -98,8 +99,11 @@ class TilingProblem:
         orientations = self.grid_symmetries[symmetry]
         return [self.variant_index[v.piece, orientations[v.orientation]] for v in self.variants]
 
+    @cached_property
     def placement_maps(self) -> list[tuple[list[int], list[int]]]:
-        """(cell map, variant map) of every grid symmetry, identity first: how G acts on placements."""
+        """(cell map, variant map) of every grid symmetry, identity first: how G acts on placements.
+        Made once per problem (the anchoring, its symmetry breaking and the encoding's all read them);
+        read-only to every caller."""
         return [(self.cell_map(t), self.variant_map(s)) for s, t in enumerate(self.grid_transforms)]
 
     def variants_of(self, piece: int) -> list[int]:

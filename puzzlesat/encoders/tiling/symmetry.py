@@ -50,7 +50,7 @@ def breaking(problem: TilingProblem, piece: int, placements: Iterable[Placement]
              rank: Callable[[Placement], tuple[int, int]] = lambda placement: placement) -> SymmetryBreaking:
     """Break G with ``piece`` first. ``placements`` must contain every placement of ``piece`` that any
     assembly uses (it may contain more); of each orbit the one of least ``rank`` is kept."""
-    maps = problem.placement_maps()
+    maps = problem.placement_maps
     group = list(range(len(maps)))
     kept = _transversal(maps, group, placements, rank)
     clauses: list[BreakingClause] = []
@@ -65,7 +65,7 @@ def freest_piece(problem: TilingProblem, group: list[int] | None = None, among: 
     """The piece with the fewest placements fixed by a symmetry other than the identity (ties: the
     least index): the cheapest piece to break ``group`` with. (``maps``: the problem's placement
     maps, when the caller has them.)"""
-    maps = maps if maps is not None else problem.placement_maps()
+    maps = maps if maps is not None else problem.placement_maps
     group = group if group is not None else list(range(len(maps)))
     candidates = list(among if among is not None else range(problem.num_pieces))
     if not candidates:
