@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from run import aoc_inputs, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
+from run import aoc_inputs, compile_package, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
 
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 
@@ -67,6 +67,7 @@ def row(label: str, arguments: list[str], runs: int) -> str:
 
 
 def main() -> None:
+    compile_package()  # whole processes below: from bytecode, as installed
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     runs = parser.parse_args().runs

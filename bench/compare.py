@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from run import update_benchmarks  # noqa: E402  (bench/run.py's section writer, one way to update BENCHMARKS.md)
+from run import compile_package, update_benchmarks  # noqa: E402  (bench/run.py's section writer, one way to update BENCHMARKS.md)
 
 #: every command of README's tour (the bench run aside: it times its own runs), plus start-up and the
 #: larger counts: each of a few seconds at most
@@ -85,7 +85,7 @@ def main() -> None:
         # both sides from compiled bytecode, as an installed package runs (this machine sets
         # PYTHONDONTWRITEBYTECODE, so otherwise every process would compile every module it imports)
         for tree in (Path(old), ROOT):
-            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "puzzlesat")], check=True)
+            compile_package(tree)
         for pythonpath, wanted in ((old, old), (None, str(ROOT))):  # each side imports the code it should
             where = subprocess.run([sys.executable, "-c", "import puzzlesat; print(puzzlesat.__file__)"], cwd=elsewhere,
                                    env=dict(os.environ, PYTHONPATH=pythonpath or ""), capture_output=True, text=True)

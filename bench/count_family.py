@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
-from run import update_benchmarks  # noqa: E402  (bench/ is not a package)
+from run import compile_package, update_benchmarks  # noqa: E402  (bench/ is not a package)
 
 from puzzlesat.backends.forking import call_with_timeout  # noqa: E402
 from puzzlesat.core.errors import PuzzlesatError, SolverTimeout  # noqa: E402
@@ -239,6 +239,7 @@ def distribution(ratios: list[float], members: str) -> str:
 
 
 def main() -> None:
+    compile_package()  # whole processes below: from bytecode, as installed
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=None, help="runs of each (default 3; 5 with --processes)")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per method and run (default 60)")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from run import aoc_inputs, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
+from run import aoc_inputs, compile_package, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
 
 from puzzlesat.backends.forking import call_with_timeout  # noqa: E402
 from puzzlesat.core.errors import SolverTimeout  # noqa: E402
@@ -101,6 +101,7 @@ def loaded(load: int, runs: int) -> None:
 
 
 def main() -> None:
+    compile_package()  # whole processes below: from bytecode, as installed
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--loaded", type=int, metavar="N", help="only the 15x15 goal, beside N busy processes")

@@ -18,13 +18,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import ROOT, update_benchmarks  # noqa: E402  (bench/ is not a package)
+from run import ROOT, compile_package, update_benchmarks  # noqa: E402  (bench/ is not a package)
 
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 NAMES = ("zhurgut_12x9", "zhurgut_13x9", "zhurgut_11x11", "zhurgut_10x10")
 
 
 def main() -> None:
+    compile_package()  # whole processes below: from bytecode, as installed
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=float, default=600.0)
     limit = parser.parse_args().limit

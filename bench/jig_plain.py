@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import ROOT, update_benchmarks  # noqa: E402  (bench/ is not a package)
+from run import ROOT, compile_package, update_benchmarks  # noqa: E402  (bench/ is not a package)
 
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 YARDSTICK = str(ROOT / "bench" / "yardsticks" / "jig_plain.py")
@@ -32,6 +32,7 @@ def wall(command: list[str], env: dict[str, str] | None = None) -> tuple[float, 
 
 
 def main() -> None:
+    compile_package()  # whole processes below: from bytecode, as installed
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--jigs", default="zhurgut_7x7,zhurgut_8x8,zhurgut_9x9")
