@@ -157,13 +157,13 @@ def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
     if bulk is not None:
         head, clauses, used = bulk
         header, _, soft, show, shown_at, end_marker, _ = _read_lines(head, path, weighted)
-        return _finished(path, header, clauses, soft, show, shown_at, end_marker, used)
+        return _finished(text, path, weighted, header, clauses, soft, show, shown_at, end_marker, used)
     header, read, soft, show, shown_at, end_marker, last_line = _read_lines(text, path, weighted)
     if header is None and not weighted:
         raise PuzzleFormatError(path, None, None, "no 'p cnf VARIABLES CLAUSES' header: not a DIMACS CNF file")
     every = [*read, *(c for c, _ in soft)]
     used = max(max(map(max, filter(None, every)), default=0), -min(map(min, filter(None, every)), default=0))
-    return _finished(path, header, read, soft, show, shown_at, end_marker, used)
+    return _finished(text, path, weighted, header, read, soft, show, shown_at, end_marker, used)
 
 
 #: a header line (``p cnf ...``) at the start of a line
@@ -267,17 +267,18 @@ def _read_lines(text: str, path: str, weighted: bool) -> tuple[
     return header, clauses, soft, show, shown_at, end_marker, last_line
 
 
-def _finished(path: str, header: tuple[int, int, int | None] | None, clauses: Sequence[tuple[int, ...]],
-              soft: list[tuple[tuple[int, ...], int]], show: list[int] | None, shown_at: dict[int, tuple[int, int]],
-              end_marker: bool, used: int) -> Dimacs:
-    """The file as read, once its variables are checked against DIMACS's range and its header."""
-
-
+def _finished(text: str, path: str, weighted: bool, header: tuple[int, int, int | None] | None,
+              clauses: Sequence[tuple[int, ...]], soft: list[tuple[tuple[int, ...], int]], show: list[int] | None,
+              shown_at: dict[int, tuple[int, int]], end_marker: bool, used: int) -> Dimacs:
+    """The file as read, once its variables are checked against DIMACS's range and its header (a
+    variable out of them is looked for in ``text``, to say where it is)."""
     clause_count = len(clauses) + len(soft)
     if used >= 1 << 31:
-        raise PuzzleFormatError(path, None, None, f"variable {used} is past DIMACS's 2^31 - 1")
+        line, column = _first_use(text, used, weighted)
+        raise PuzzleFormatError(path, line, column, f"variable {used} is past DIMACS's 2^31 - 1")
     if header is not None and used > header[0]:
-        raise PuzzleFormatError(path, None, None, f"variable {used} is beyond the header's {header[0]}")
+        line, column = _first_use(text, used, weighted)
+        raise PuzzleFormatError(path, line, column, f"variable {used} is beyond the header's {header[0]}")
     if header is not None and show and max(show) > header[0]:
         named_on, column = shown_at[max(show)]
         raise PuzzleFormatError(path, named_on, column, f"projected variable {max(show)} is beyond the header's {header[0]}")
@@ -289,6 +290,25 @@ def _finished(path: str, header: tuple[int, int, int | None] | None, clauses: Se
     kept = clauses if isinstance(clauses, FlatClauses) else tuple(clauses)
     return Dimacs(num_vars, kept, None if show is None else tuple(sorted(set(show))), tuple(soft),
                   header[0] if header is not None else num_vars, tuple(warnings), end_marker)
+
+
+def _first_use(text: str, variable: int, weighted: bool) -> tuple[int | None, int | None]:
+    """The line and column of the first literal of ``variable`` in the clauses (not a WCNF clause's
+    weight), for the error that names it: the readers keep no positions, and this runs only then."""
+    wanted = {str(variable), f"-{variable}"}
+    at_start = True  # the next token starts a clause: in WCNF, its weight
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.lstrip()
+        if not line or line[0] in "cp%":
+            continue
+        for token in re.finditer(r"\S+", raw):
+            if weighted and at_start:
+                at_start = False
+                continue
+            if token.group() in wanted:
+                return number, token.start() + 1
+            at_start = token.group() == "0"
+    return None, None
 
 
 def _header(line: str, path: str, number: int, seen: tuple[int, int, int | None] | None,
