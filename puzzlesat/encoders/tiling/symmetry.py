@@ -60,12 +60,10 @@ def breaking(problem: TilingProblem, piece: int, placements: Iterable[Placement]
     return SymmetryBreaking(piece, tuple(placement for placement, _ in kept), tuple(clauses))
 
 
-def freest_piece(problem: TilingProblem, group: list[int] | None = None, among: Iterable[int] | None = None,
-                 maps: list[tuple[list[int], list[int]]] | None = None) -> int | None:
+def freest_piece(problem: TilingProblem, group: list[int] | None = None, among: Iterable[int] | None = None) -> int | None:
     """The piece with the fewest placements fixed by a symmetry other than the identity (ties: the
-    least index): the cheapest piece to break ``group`` with. (``maps``: the problem's placement
-    maps, when the caller has them.)"""
-    maps = maps if maps is not None else problem.placement_maps
+    least index): the cheapest piece to break ``group`` with."""
+    maps = problem.placement_maps
     group = group if group is not None else list(range(len(maps)))
     candidates = list(among if among is not None else range(problem.num_pieces))
     if not candidates:
@@ -110,7 +108,7 @@ def _deeper(problem: TilingProblem, maps: list[tuple[list[int], list[int]]], gro
     if len(clauses) >= MAX_CLAUSES:
         raise PuzzlesatError(f"symmetry breaking needs more than {MAX_CLAUSES:,} clauses: too many pieces look "
                              "alike under the grid's symmetries (this toolkit's limit)")
-    piece = freest_piece(problem, group, (p for p in range(problem.num_pieces) if p not in used), maps)
+    piece = freest_piece(problem, group, (p for p in range(problem.num_pieces) if p not in used))
     if piece is None:
         return  # every piece is fixed by the whole group: its members leave the assembly as it is
     placements = [(cell, variant) for cell in range(problem.cells) for variant in problem.variants_of(piece)]
