@@ -32,7 +32,7 @@ demo: $(BIN)/puzzlesat
 	$(BIN)/puzzlesat crosscheck amphipod instances/aoc/2021-23/example.txt --no-unfold --timeout 20
 	@mkdir -p bench/out
 	$(BIN)/puzzlesat solve amphipod instances/aoc/2021-23/example.txt --backend portfolio:glucose,cadical --svg bench/out/amphipod.svg
-	@echo; echo "== dice: AoC 2021 day 21 (part 2: universes counted exactly by D4)"
+	@echo; echo "== dice: AoC 2021 day 21 (part 2: the universes counted exactly, by the counter the output names)"
 	$(BIN)/puzzlesat solve dice instances/aoc/2021-21/generated-1.txt
 	$(BIN)/puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 6 --sides 2
 
