@@ -64,6 +64,8 @@ def _model_lines(cnf_path) -> list[int]:
     ("both values", "is given both values (also at line 2)"),
     ("after the end", "after the model's closing 0"),
     ("violates a clause", "the model violates clause"),
+    # it named the file only: the line is where a user looks in a solver's output of many 'v' lines
+    ("past the export", "a.out:3: literal 9999 is beyond the encoding's 95 variables"),
 ])
 def test_decode_checks_the_model_against_the_clauses(run_cli, tmp_path, case, message):
     """Before the puzzle checker, decode refuses what is not a model of the export at all."""
@@ -72,7 +74,8 @@ def test_decode_checks_the_model_against_the_clauses(run_cli, tmp_path, case, me
     model = _model_lines(cnf)
     body = {"both values": "v " + " ".join(map(str, model)) + f"\nv {-model[0]} 0\n",
             "after the end": "v " + " ".join(map(str, model)) + " 0\nv 3\n",
-            "violates a clause": "v " + " ".join(map(str, [-model[0]] + model[1:])) + " 0\n"}[case]
+            "violates a clause": "v " + " ".join(map(str, [-model[0]] + model[1:])) + " 0\n",
+            "past the export": "v " + " ".join(map(str, model)) + "\nv 9999 0\n"}[case]
     (tmp_path / "a.out").write_text("s SATISFIABLE\n" + body)
     code, out, err = run_cli("decode", "aquarium", SMALL, "--model", str(tmp_path / "a.out"))
     assert code == 2 and not out and message in err and "a.out" in err and len(err.strip().splitlines()) == 1

@@ -72,7 +72,7 @@ def cnf_model(encoding: Encoding, answer: Answer, path: str) -> CnfModel:
         raise PuzzlesatError(f"{path}: a {answer.form} answer, but the export is SMT-LIB")
     bad = [lit for lit in answer.literals if abs(lit) > encoding.num_vars]
     if bad:
-        raise PuzzlesatError(f"{path}: literal {bad[0]} is beyond the encoding's {encoding.num_vars} "
+        raise PuzzlesatError(f"{answer.where(path, abs(bad[0]))}: literal {bad[0]} is beyond the encoding's {encoding.num_vars} "
                              "variables: not a model of this export")
     broken = violated_clause(encoding.clauses, answer.literals)
     if broken is not None:

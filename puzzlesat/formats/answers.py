@@ -36,6 +36,13 @@ class Answer:
     values: dict[str, int | bool] = field(default_factory=dict)
     #: which format it was read as, for messages
     form: str = ""
+    #: each variable of the ``v`` lines: (its literal, the line that gave it), for messages
+    given: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def where(self, path: str, variable: int) -> str:
+        """``path``, with the line that gave ``variable``'s literal where one did (``path:LINE``)."""
+        line = self.given.get(variable, (0, None))[1]
+        return path if line is None else f"{path}:{line}"
 
 
 _SAT_WORDS = {"SATISFIABLE": Status.SAT, "UNSATISFIABLE": Status.UNSAT, "UNKNOWN": Status.UNKNOWN,
@@ -141,7 +148,7 @@ def _competition(lines: list[str], path: str) -> Answer:
     form = "model count" if count is not None else "MaxSAT" if cost is not None or status == Status.OPTIMAL else "SAT"
     if status in (Status.SAT, Status.OPTIMAL) and count is None and not model.literals and not model.complete:
         raise PuzzlesatError(f"{path}: '{status.value}' without a model ('v' lines)")
-    return Answer(status, model.literals, cost, count, form=form)
+    return Answer(status, model.literals, cost, count, form=form, given=model.given)
 
 
 def _minisat(lines: list[str], path: str) -> Answer:
@@ -153,7 +160,7 @@ def _minisat(lines: list[str], path: str) -> Answer:
         model.add(line.split(), number)
     if status == Status.SAT and not model.complete:
         raise PuzzlesatError(f"{path}: the model does not end with 0: output cut short?")
-    return Answer(status, model.literals, form="MiniSat result")
+    return Answer(status, model.literals, form="MiniSat result", given=model.given)
 
 
 _DEFINE = re.compile(r"\(define-fun\s+(\|[^|]*\||[^\s()]+)\s+\(\)\s+(Int|Bool)\s+(\(\s*-\s*\d+\s*\)|-?\d+|true|false)\s*\)")
