@@ -27,9 +27,12 @@ from pysat.solvers import Solver
 
 from ..core.reporting import report_progress
 from . import Explanation, Facts, Step
+from .alone import Alone
 
 #: how many cells the core search tries for the smallest set of facts
 CORE_TRIES = 4
+#: the conflicts a cell's first try in the core search may take (:meth:`_Search._core`)
+CORE_CONFLICTS = 1_000
 #: the solver of one question's own clauses (:meth:`_Guarded.forced`): thousands of small formulas, each
 #: built and asked dozens of times. MiniSat 2.2 took 1.66 s on the hard 15x15 2243092 where Glucose 4
 #: took 1.89 s and CaDiCaL 2.18 s (zhurgut_6x6: 5.4, 6.4, 8.4 s; before renumbering)
@@ -51,9 +54,11 @@ class _Guarded:
         top = max([top, *facts.cells])
         self.selectors = [top + 1 + number for number in range(len(facts.facts))]
         self.solver: Any = Solver(name=solver)  # (PySAT's stubs leave out get_core)
+        self.solver_name = solver
         shown = set(facts.cells)
         #: each cell's bit in a kept model's mask of true cells
         self.bit = {cell: 1 << number for number, cell in enumerate(facts.cells)}
+        self._cell_at = list(facts.cells)
         self._size = top + len(facts.facts)  # a model's length: the selectors are its last variables
         cells_at = [cell - 1 for cell in facts.cells]
         self._cells_of: Callable[[list[int]], Sequence[int]] = (
@@ -70,10 +75,13 @@ class _Guarded:
         #: read, and a whole model is a list of every variable: on a 30x30 aquarium 13,769 of them, and
         #: up to 1,222 models a step took 700 MB.
         self.models: list[tuple[int, int]] = []
+        self.alone = Alone(self.clauses, self.variables, self.scope, self.bit)
 
-    def forget_models(self) -> None:
-        """The known cells grew: the models found so far may break the new ones."""
+    def learn(self, literals: Sequence[int]) -> None:
+        """The known cells grew by ``literals`` (every question after this one is asked with them known):
+        the whole models found so far may break them, and so may the facts' own models."""
         self.models = []
+        self.alone.learn(literals)
 
     def model(self, chosen: Iterable[int], known: Sequence[int]) -> set[int] | None:
         """The true literals of a model of the chosen facts and the known cells, or None."""
@@ -81,9 +89,28 @@ class _Guarded:
             return None
         return {lit for lit in self.solver.get_model() or [] if lit > 0}
 
-    def forced(self, chosen: Sequence[int], known: Sequence[int], cells: Iterable[int]) -> list[int] | None:
-        """The literals over ``cells`` that the chosen facts and the known cells force (None: they
-        contradict each other).
+    def scope_of(self, chosen: Iterable[int]) -> int:
+        """The cells of the chosen facts, as a mask (:attr:`bit`)."""
+        scope = 0
+        for number in chosen:
+            scope |= self.alone.scope_mask[number]
+        return scope
+
+    def cells_in(self, mask: int) -> list[int]:
+        """The cells whose bits ``mask`` sets."""
+        cells = []
+        while mask:
+            low = mask & -mask
+            cells.append(self._cell_at[low.bit_length() - 1])
+            mask ^= low
+        return cells
+
+    def forced(self, chosen: Sequence[int], known: Sequence[int], asked: int) -> list[int] | None:
+        """The literals over the cells ``asked`` (a mask) that the chosen facts and the known cells force
+        (None: they contradict each other).
+
+        Most questions are answered by the facts' own models (:mod:`.alone`): a cell on which two of them
+        differ is not forced.
 
         A model found for other facts under the same known cells is a model of the chosen ones too when
         it sets their selectors true (their clauses then hold in it), so it answers for free: a cell on
@@ -94,11 +121,10 @@ class _Guarded:
         The cells they leave are asked of a small solver that holds the chosen facts' clauses only
         (:meth:`_refuted`): the same question, far cheaper to ask."""
         mask = sum(1 << i for i in chosen)
-        bit = self.bit
-        cells = sorted(cells)
-        asked = sum(bit[var] for var in cells)
         first: int | None = None
-        differ = 0  # the cells on which two witnesses differ: not forced
+        differ = self.alone.unforced(chosen)  # the cells on which two witnesses differ: not forced
+        if differ & asked == asked:
+            return []
         for holding, cells_true in self.models:
             if holding & mask == mask:
                 if first is None:
@@ -110,7 +136,8 @@ class _Guarded:
             if not self.solver.solve(assumptions=[self.selectors[i] for i in chosen] + list(known)):
                 return None
             first = self._kept_model()
-        undecided = [var if first & bit[var] else -var for var in cells if not differ & bit[var]]
+        bit = self.bit
+        undecided = [var if first & bit[var] else -var for var in self.cells_in(asked & ~differ)]
         return self._refuted(chosen, known, undecided) if undecided else []
 
     def _refuted(self, chosen: Sequence[int], known: Sequence[int], values: list[int]) -> list[int]:
@@ -161,21 +188,49 @@ class _Guarded:
         self.models.append((holding, cells_true))
         return cells_true
 
-    def minimal_core(self, known: Sequence[int], literal: int) -> tuple[int, ...] | None:
-        """A minimal set of facts that, with the known cells, force ``literal`` (None: all of them do not)."""
-        if self.solver.solve(assumptions=[*self.selectors, *known, -literal]):
-            return None
+    def forces(self, known: Sequence[int], literal: int, conflicts: int) -> bool | None:
+        """Whether all the facts with the known cells force ``literal``; None when the solver ran out of
+        its conflicts first. A model found (not forced) is kept, the last of :attr:`models`."""
+        self.solver.conf_budget(conflicts)
+        answer = self.solver.solve_limited(assumptions=[*self.selectors, *known, -literal])
+        if answer:
+            self._kept_model()
+        return None if answer is None else not answer
+
+    def minimal_core(self, known: Sequence[int], literal: int, conflicts: int) -> tuple[int, ...]:
+        """A set of facts that, with the known cells, force ``literal``, where :meth:`forces` just said
+        all of them do: the solver's core, shrunk one fact at a time.
+
+        The shrinking runs in a small solver of the core's facts alone, each behind a selector of its
+        own (as :meth:`_refuted` asks a question's facts alone: on the jig zhurgut_7x7 the whole solver's
+        shrinking calls were 10 of its 17 s). A fact goes when the others still force the literal within
+        ``conflicts``; one whose trial runs out stays, so the set is minimal but for those."""
         by_selector = {selector: number for number, selector in enumerate(self.selectors)}
-        core = [by_selector[lit] for lit in self.solver.get_core() or [] if lit in by_selector]
-        kept = sorted(core)
-        for number in list(kept):
-            trial = [other for other in kept if other != number]
-            if not self.solver.solve(assumptions=[*(self.selectors[i] for i in trial), *known, -literal]):
-                kept = trial
+        kept = sorted(by_selector[lit] for lit in self.solver.get_core() or [] if lit in by_selector)
+        variables = set().union(*(self.variables[i] for i in kept), {abs(literal)})
+        local = {var: number for number, var in enumerate(sorted(variables), 1)}
+        selector = {fact: len(local) + number for number, fact in enumerate(kept, 1)}
+
+        def renumbered(lit: int) -> int:
+            return local[lit] if lit > 0 else -local[-lit]
+
+        small: Any  # (PySAT's stubs leave out conf_budget and solve_limited)
+        with Solver(name=self.solver_name, bootstrap_with=[[*(renumbered(lit) for lit in clause), -selector[fact]]
+                                                           for fact in kept for clause in self.clauses[fact]]) as small:
+            fixed = [renumbered(lit) for lit in known if abs(lit) in local] + [-renumbered(literal)]
+            for number in list(kept):
+                if number not in kept:
+                    continue  # gone with an earlier trial's core
+                trial = [other for other in kept if other != number]
+                small.conf_budget(conflicts)
+                if small.solve_limited(assumptions=[*(selector[i] for i in trial), *fixed]) is False:
+                    core = set(small.get_core() or ())
+                    kept = [other for other in trial if selector[other] in core]
         return tuple(kept)
 
     def close(self) -> None:
         self.solver.delete()
+        self.alone.close()
 
 
 def explain(facts: Facts, solver: str = "cadical195") -> Explanation:
@@ -196,6 +251,7 @@ class _Search:
         self.facts, self.guarded = facts, guarded
         self.known: list[int] = []
         self.unknown = set(facts.cells)
+        self.unknown_mask = sum(guarded.bit.values())
         self.steps: list[Step] = []
         #: per fact (or pair), the cells of its scope known when it was last asked and forced nothing
         self.asked: dict[tuple[int, ...], int] = {}
@@ -212,18 +268,19 @@ class _Search:
                 return Explanation(self.facts, tuple(self.steps), False, (), self._differing())
             self.steps.append(step)
             self.known += step.forced
-            self.guarded.forget_models()
+            self.guarded.learn(step.forced)
             self.unknown -= {abs(lit) for lit in step.forced}
+            self.unknown_mask &= ~sum(self.guarded.bit[abs(lit)] for lit in step.forced)
             steps, known = len(self.steps), len(self.facts.cells) - len(self.unknown)
             report_progress(f"{steps:,} step{'s' * (steps != 1)} found, {known:,} of {len(self.facts.cells):,} cells known")
         return Explanation(self.facts, tuple(self.steps), True)
 
     def _try(self, chosen: tuple[int, ...]) -> Step | None:
-        scope = frozenset().union(*(self.guarded.scope[i] for i in chosen))
-        cells = scope & self.unknown
+        scope = self.guarded.scope_of(chosen)
+        cells = scope & self.unknown_mask
         if not cells:
             return None
-        known_there = len(scope) - len(cells)
+        known_there = (scope ^ cells).bit_count()
         if self.asked.get(chosen) == known_there:
             return None  # nothing fixed in its scope since it forced nothing
         forced = self.guarded.forced(chosen, self.known, cells)
@@ -247,25 +304,42 @@ class _Search:
         return None
 
     def _core(self) -> Step | None:
+        """The smallest of a few cores, each a minimal set of facts that forces one cell.
+
+        The cells are asked in order, each within a number of conflicts that grows eightfold a round
+        (:data:`CORE_CONFLICTS` first) for the cells that ran out: proving that the whole puzzle forces a
+        cell can take as long as solving it (on the jig zhurgut_8x8 one such call took over 50 s), and a
+        cell proven within few conflicts is one a person would see sooner. A cell that differs between
+        two models is not forced and is not asked."""
         everything = tuple(range(len(self.facts.facts)))
         true = self.guarded.model(everything, self.known)
         if true is None:
             return None
-        best: tuple[int, ...] | None = None
-        tries = 0
-        for var in sorted(self.unknown):
-            core = self.guarded.minimal_core(self.known, var if var in true else -var)
-            if core is None:
-                continue
-            if best is None or len(core) < len(best):
-                best = core
-            tries += 1
-            if tries == CORE_TRIES:
-                break
-        if best is None:
+        bit = self.guarded.bit
+        truth = sum(bit[var] for var in true if var in bit)
+        free = 0  # cells on which two models differ
+        pending, conflicts = sorted(self.unknown), CORE_CONFLICTS
+        found: list[tuple[int, ...]] = []
+        while pending and not found:
+            postponed = []
+            for var in pending:
+                if free & bit[var]:
+                    continue
+                literal = var if truth & bit[var] else -var
+                forces = self.guarded.forces(self.known, literal, conflicts)
+                if forces is None:
+                    postponed.append(var)
+                elif not forces:
+                    free |= self.guarded.models[-1][1] ^ truth
+                else:
+                    found.append(self.guarded.minimal_core(self.known, literal, conflicts))
+                    if len(found) == CORE_TRIES:
+                        break
+            pending, conflicts = postponed, conflicts * 8
+        if not found:
             return None
-        scope = frozenset().union(*(self.guarded.scope[i] for i in best))
-        forced = self.guarded.forced(best, self.known, scope & self.unknown)
+        best = min(found, key=len)
+        forced = self.guarded.forced(best, self.known, self.guarded.scope_of(best) & self.unknown_mask)
         return Step(best, tuple(forced or ()))
 
     def _contradiction(self) -> tuple[int, ...]:
