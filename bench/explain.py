@@ -135,8 +135,8 @@ def main() -> None:
             by_label.setdefault((parts[1], parts[2]), []).append(difficulty)
     table = [f"## Explanations (bench/explain.py; in process, median of {runs}; {time.strftime('%Y-%m-%d')})", "",
              "`puzzlesat explain`: steps (each fixes cells by the fewest facts found), widest (the most facts "
-             "one step needs), seconds finding the steps, seconds replaying them (a fresh solver per cell "
-             "claimed), where the steps end (the solution, or two solutions that differ where nothing more is "
+             "one step needs), seconds finding the steps, seconds replaying them (a fresh solver per step, "
+             "one call per cell claimed), where the steps end (the solution, or two solutions that differ where nothing more is "
              "forced: a jig of more than one class)"
              f", each run limited to {LIMIT:g} s. Generated aquariums: `puzzlesat generate aquarium "
              f"--size N --seed S`. Goals: an aquarium 15x15 within 10 s, a jigsaw of the real size within 30 s.",
