@@ -62,6 +62,21 @@ class _Own:
         self.solver.delete()
 
 
+def _grouped(models: set[int], shared: int) -> dict[int, list[int]]:
+    """The models by their cells among ``shared``: for each such part, the cells true in some model of
+    it and the cells true in all of them (a cell in neither is false in some model)."""
+    groups: dict[int, list[int]] = {}
+    for cells in models:
+        part = cells & shared
+        group = groups.get(part)
+        if group is None:
+            groups[part] = [cells, cells]
+        else:
+            group[0] |= cells
+            group[1] &= cells
+    return groups
+
+
 class Alone:
     """Models of each fact on its own under the known cells, as masks of true cells (one bit a cell)."""
 
@@ -102,32 +117,23 @@ class Alone:
         if len(chosen) == 1:
             (number,) = chosen
             self._fill(number)
-            ones = zeros = 0
-            mask = self.scope_mask[number]
+            ones, every = 0, -1
             for cells in self.models[number]:
                 ones |= cells
-                zeros |= ~cells & mask
-            return ones & zeros
+                every &= cells
+            return ones & self.scope_mask[number] & ~every  # none kept: 0 (every stays -1)
         if len(chosen) != 2 or not self._can_join(*chosen):
             return 0
         first, second = chosen
         self._fill(first)
         self._fill(second)
         shared = self.scope_mask[first] & self.scope_mask[second]
-        theirs = {cells & shared for cells in self.models[second]}
+        mine, theirs = _grouped(self.models[first], shared), _grouped(self.models[second], shared)
         ones = zeros = 0
-        agreed = set()
-        mask = self.scope_mask[first]
-        for cells in self.models[first]:
-            if cells & shared in theirs:
-                agreed.add(cells & shared)
-                ones |= cells
-                zeros |= ~cells & mask
-        mask = self.scope_mask[second]
-        for cells in self.models[second]:
-            if cells & shared in agreed:
-                ones |= cells
-                zeros |= ~cells & mask
+        for agreed in mine.keys() & theirs.keys():
+            (my_ones, my_all), (their_ones, their_all) = mine[agreed], theirs[agreed]
+            ones |= my_ones | their_ones
+            zeros |= (self.scope_mask[first] & ~my_all) | (self.scope_mask[second] & ~their_all)
         return ones & zeros
 
     def _can_join(self, first: int, second: int) -> bool:
