@@ -31,6 +31,8 @@ from operator import itemgetter
 
 from pysat.solvers import Solver
 
+from .numbering import Numbering
+
 #: the solver of one fact's clauses: small formulas asked many times, as for :mod:`.search`'s questions
 ALONE_SOLVER = "minisat22"
 
@@ -40,13 +42,11 @@ class _Own:
 
     def __init__(self, clauses: Sequence[Sequence[int]], variables: frozenset[int], scope: Sequence[int],
                  bit: dict[int, int]) -> None:
-        self.local = {var: number for number, var in enumerate(sorted(variables), 1)}
-        local = self.local
-        self.solver = Solver(name=ALONE_SOLVER, bootstrap_with=[
-            [local[lit] if lit > 0 else -local[-lit] for lit in clause] for clause in clauses])
-        self._false = [-number for number in range(1, len(local) + 1)]
+        self.local = Numbering(variables)
+        self.solver = Solver(name=ALONE_SOLVER, bootstrap_with=self.local.clauses(clauses))
+        self._false = [-number for number in range(1, len(self.local) + 1)]
         self.bits = [bit[cell] for cell in scope]
-        at = [local[cell] - 1 for cell in scope]
+        at = [self.local(cell) - 1 for cell in scope]
         self._values: Callable[[list[int]], Sequence[int]] = (
             itemgetter(*at) if len(at) > 1 else lambda model: [model[index] for index in at])
 
@@ -87,7 +87,9 @@ class Alone:
         self._clauses, self._variables, self._bit = clauses, variables, bit
         self._scope = [sorted(cells) for cells in scope]
         self._shown = frozenset(bit)
-        self._cell_at = {mask.bit_length() - 1: cell for cell, mask in bit.items()}
+        self._cell_at = [0] * len(bit)  # each bit's cell
+        for cell, mask in bit.items():
+            self._cell_at[mask.bit_length() - 1] = cell
         self.scope_mask = [sum(bit[cell] for cell in cells) for cells in self._scope]
         self.models: list[set[int]] = [set() for _ in clauses]
         #: per fact, the cells true in some kept model, and those no model of the fact sets true
@@ -138,6 +140,15 @@ class Alone:
             zeros |= (self.scope_mask[first] & ~my_all) | (self.scope_mask[second] & ~their_all)
         return ones & zeros
 
+    def cells_in(self, mask: int) -> list[int]:
+        """The cells whose bits ``mask`` sets."""
+        cells = []
+        while mask:
+            low = mask & -mask
+            cells.append(self._cell_at[low.bit_length() - 1])
+            mask ^= low
+        return cells
+
     def _can_join(self, first: int, second: int) -> bool:
         joinable = self._joinable.get((first, second))
         if joinable is None:
@@ -155,13 +166,8 @@ class Alone:
         if own is None:
             own = self._own[number] = _Own(self._clauses[number], self._variables[number], self._scope[number],
                                            self._bit)
-        units = []
-        there = known & self.scope_mask[number]
-        while there:
-            low = there & -there
-            cell = self._cell_at[low.bit_length() - 1]
-            units.append(own.local[cell] if self._true & low else -own.local[cell])
-            there ^= low
+        units = [own.local(cell if self._true & self._bit[cell] else -cell)
+                 for cell in self.cells_in(known & self.scope_mask[number])]
         models, covered = self.models[number], self._covered[number]
         if not models:
             found = own.model(units)
@@ -172,7 +178,7 @@ class Alone:
             need &= ~found
         while need:
             low = need & -need
-            found = own.model([*units, own.local[self._cell_at[low.bit_length() - 1]]])
+            found = own.model([*units, own.local(self._cell_at[low.bit_length() - 1])])
             if found is None:
                 self._refused[number] |= low
                 need ^= low

@@ -28,6 +28,7 @@ from pysat.solvers import Solver
 from ..core.reporting import report_progress
 from . import Explanation, Facts, Step
 from .alone import Alone
+from .numbering import Numbering
 
 #: how many cells the core search tries for the smallest set of facts
 CORE_TRIES = 4
@@ -58,7 +59,6 @@ class _Guarded:
         shown = set(facts.cells)
         #: each cell's bit in a kept model's mask of true cells
         self.bit = {cell: 1 << number for number, cell in enumerate(facts.cells)}
-        self._cell_at = list(facts.cells)
         self._size = top + len(facts.facts)  # a model's length: the selectors are its last variables
         cells_at = [cell - 1 for cell in facts.cells]
         self._cells_of: Callable[[list[int]], Sequence[int]] = (
@@ -96,15 +96,6 @@ class _Guarded:
             scope |= self.alone.scope_mask[number]
         return scope
 
-    def cells_in(self, mask: int) -> list[int]:
-        """The cells whose bits ``mask`` sets."""
-        cells = []
-        while mask:
-            low = mask & -mask
-            cells.append(self._cell_at[low.bit_length() - 1])
-            mask ^= low
-        return cells
-
     def forced(self, chosen: Sequence[int], known: Sequence[int], asked: int) -> list[int] | None:
         """The literals over the cells ``asked`` (a mask) that the chosen facts and the known cells force
         (None: they contradict each other).
@@ -137,7 +128,7 @@ class _Guarded:
                 return None
             first = self._kept_model()
         bit = self.bit
-        undecided = [var if first & bit[var] else -var for var in self.cells_in(asked & ~differ)]
+        undecided = [var if first & bit[var] else -var for var in self.alone.cells_in(asked & ~differ)]
         return self._refuted(chosen, known, undecided) if undecided else []
 
     def _refuted(self, chosen: Sequence[int], known: Sequence[int], values: list[int]) -> list[int]:
@@ -156,16 +147,12 @@ class _Guarded:
         Each refutation that fails should flip as many undecided cells as it can, so the solver is asked
         to prefer their other values (``set_phases``, a backbone search's usual hint; the answer cannot
         change, only how many calls reach it)."""
-        local = {var: number for number, var in enumerate(sorted(set().union(*(self.variables[i] for i in chosen))), 1)}
-
-        def renumbered(literal: int) -> int:
-            return local[literal] if literal > 0 else -local[-literal]
-
-        with Solver(name=QUESTION_SOLVER, bootstrap_with=[[renumbered(lit) for lit in clause] for i in chosen
-                                                              for clause in self.clauses[i]]) as small:
-            units = [renumbered(lit) for lit in known if abs(lit) in local]
+        local = Numbering(set().union(*(self.variables[i] for i in chosen)))
+        with Solver(name=QUESTION_SOLVER, bootstrap_with=local.clauses(clause for i in chosen
+                                                                         for clause in self.clauses[i])) as small:
+            units = local.among(known)
             # each with its number here; a cell outside the chosen facts' variables is free: never forced
-            pending = [(literal, renumbered(literal)) for literal in values if abs(literal) in local]
+            pending = [(literal, local(literal)) for literal in values if literal in local]
             small.set_phases([-here for _, here in pending])
             forced = []
             while pending:
@@ -207,17 +194,12 @@ class _Guarded:
         ``conflicts``; one whose trial runs out stays, so the set is minimal but for those."""
         by_selector = {selector: number for number, selector in enumerate(self.selectors)}
         kept = sorted(by_selector[lit] for lit in self.solver.get_core() or [] if lit in by_selector)
-        variables = set().union(*(self.variables[i] for i in kept), {abs(literal)})
-        local = {var: number for number, var in enumerate(sorted(variables), 1)}
+        local = Numbering(set().union(*(self.variables[i] for i in kept), {abs(literal)}))
         selector = {fact: len(local) + number for number, fact in enumerate(kept, 1)}
-
-        def renumbered(lit: int) -> int:
-            return local[lit] if lit > 0 else -local[-lit]
-
         small: Any  # (PySAT's stubs leave out conf_budget and solve_limited)
-        with Solver(name=self.solver_name, bootstrap_with=[[*(renumbered(lit) for lit in clause), -selector[fact]]
-                                                           for fact in kept for clause in self.clauses[fact]]) as small:
-            fixed = [renumbered(lit) for lit in known if abs(lit) in local] + [-renumbered(literal)]
+        with Solver(name=self.solver_name, bootstrap_with=[[*clause, -selector[fact]] for fact in kept
+                                                           for clause in local.clauses(self.clauses[fact])]) as small:
+            fixed = [*local.among(known), -local(literal)]
             for number in list(kept):
                 if number not in kept:
                     continue  # gone with an earlier trial's core
