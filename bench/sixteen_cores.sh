@@ -21,7 +21,7 @@ cube_seconds=${CUBE_SECONDS:-150}
 steps=${STEPS:-largest cores dask cubes spread}
 python=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1
-export PUZZLESAT_BENCH_MACHINE=${PUZZLESAT_BENCH_MACHINE:-"a lent 16-core device machine"}
+export PUZZLESAT_BENCH_MACHINE=${PUZZLESAT_BENCH_MACHINE:-"a lent 16-core machine (the development tools' device machine, nvidia-h200 kind, under gVisor)"}
 exe=$("$python" -c 'import pathlib, sys; print(pathlib.Path(sys.executable).parent / "puzzlesat")')
 
 "$python" -m pip install -q --no-index --no-deps --force-reinstall --no-compile --no-cache-dir .whl/*.whl || exit 1
