@@ -8,9 +8,11 @@ against the site's own easy / normal / hard labels, size by size.
 
     .venv/bin/python bench/explain.py [--runs 3]      (writes its sections of BENCHMARKS.md)
     .venv/bin/python bench/explain.py --loaded 4 [--runs 5]
+    .venv/bin/python bench/explain.py --family 60
 
 With ``--loaded N``, only the goal of issue 47: `puzzlesat explain aquarium` on every bundled 15x15, each a
 whole process, while N other processes keep the CPUs busy (a loaded 2-core machine), medians of the runs.
+With ``--family N``, only the first N jigs of bench/jig_family.py's seeded family, one run each.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+from jig_family import family, percentile  # noqa: E402
 from run import aoc_inputs, compile_package, update_benchmarks  # noqa: E402  (the bench's inputs and section writer)
 
 from puzzlesat.backends.forking import call_with_timeout  # noqa: E402
@@ -42,29 +45,62 @@ LIMIT = 30.0
 GENERATED = ((20, 1), (30, 1))
 
 
-def measured(puzzle: str, path: str, runs: int) -> tuple[dict[str, int], float, float] | None:
-    """(difficulty, median seconds finding the steps, median seconds replaying them); None when a run
-    did not finish within ``LIMIT``. The difficulty's ``solved`` is 0 where the steps end at two
-    solutions (a jig of more than one class)."""
+def measured(puzzle: str, path: str, runs: int) -> tuple[dict[str, int], float, float, str] | None:
+    """(difficulty, median seconds finding the steps, median seconds replaying them, where the steps
+    end: "solved", "two solutions" (a jig of more than one class) or "contradiction"); None when a run
+    did not finish within ``LIMIT``."""
     spec = get_puzzle(puzzle)
 
-    def once() -> tuple[dict[str, int], float, float]:
+    def once() -> tuple[dict[str, int], float, float, str]:
         result = explain_instance(spec, load(spec, path))
         explanation = result.explanation
-        assert explanation.solved or explanation.differing, path  # a bundled instance has a solution
-        difficulty = dict(explanation.difficulty) | {"solved": int(explanation.solved)}
-        return difficulty, result.times["explain"], result.times["replay"]
+        ends = "solved" if explanation.solved else "two solutions" if explanation.differing else "contradiction"
+        return dict(explanation.difficulty), result.times["explain"], result.times["replay"], ends
 
     found, replayed = [], []
     difficulty: dict[str, int] = {}
+    ends = ""
     for _ in range(runs):
         try:
-            difficulty, seconds, replay = call_with_timeout(once, Deadline.after(LIMIT), "cadical195")
+            difficulty, seconds, replay, ends = call_with_timeout(once, Deadline.after(LIMIT), "cadical195")
         except SolverTimeout:
             return None
         found.append(seconds)
         replayed.append(replay)
-    return difficulty, statistics.median(found), statistics.median(replayed)
+    return difficulty, statistics.median(found), statistics.median(replayed), ends
+
+
+def family_table(size: int, scratch: Path) -> str:
+    """The seeded jig family of bench/jig_family.py (every shape up to 8x8, 1-4 tab types, flat inner
+    edges, one in ten with a side changed), each member explained once in a forked child: where the
+    steps end and the distribution of the seconds (finding and replaying), a member past the limit
+    counted at the limit."""
+    seconds, past, ends = [], [], {"solved": 0, "two solutions": 0, "contradiction": 0}
+    for name, text in family(size):
+        path = scratch / f"{name.replace(' ', '_')}.jig"
+        path.write_text(text)
+        answer = measured("jig", str(path), 1)
+        if answer is None:
+            past.append(name)
+            seconds.append(LIMIT)
+        else:
+            seconds.append(answer[1] + answer[2])
+            ends[answer[3]] += 1
+        print(f"family {name}: {'past the limit' if answer is None else f'{seconds[-1]:.2f} s, {answer[3]}'}",
+              flush=True)
+    return "\n".join([
+        f"## Explaining the jig family (bench/explain.py --family {size}; in process, one run each; "
+        f"{time.strftime('%Y-%m-%d')})", "",
+        f"`puzzlesat explain` on the first {size} jigs of bench/jig_family.py's seeded family (every shape up "
+        "to 8x8, non-square and 1xN included, 1-4 tab types, 0-40% of the inner edges flat, one in ten with "
+        f"a side changed), each in a forked child limited to {LIMIT:g} s: seconds finding the steps and "
+        "replaying them, a member past the limit counted at it (so the 95th percentile and the worst are "
+        "then lower bounds).", "",
+        "| members | within the limit | solved | two solutions | contradiction | median s | 95th percentile s "
+        "| worst s |", "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {size} | {size - len(past)} | {ends['solved']} | {ends['two solutions']} | {ends['contradiction']} "
+        f"| {statistics.median(seconds):.2f} | {percentile(seconds, 0.95):.2f} | {max(seconds):.2f} |", "",
+        "Past the limit: " + (", ".join(past) if past else "none") + ".", ""])
 
 
 def spin() -> None:
@@ -105,6 +141,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--loaded", type=int, metavar="N", help="only the 15x15 goal, beside N busy processes")
+    parser.add_argument("--family", type=int, metavar="N", help="only the first N jigs of the seeded family")
     arguments = parser.parse_args()
     runs = arguments.runs
     if arguments.loaded is not None:
@@ -112,6 +149,9 @@ def main() -> None:
         return
     rows, by_label = [], {}
     scratch = tempfile.TemporaryDirectory()
+    if arguments.family is not None:
+        update_benchmarks([family_table(arguments.family, Path(scratch.name))])
+        return
     targets = [("aquarium", path.stem, str(path)) for path in sorted((ROOT / "instances" / "aquarium").glob("*.txt"))]
     for size, seed in GENERATED:
         generated = Path(scratch.name) / f"generated-{size}x{size}-seed{seed}.txt"
@@ -125,8 +165,8 @@ def main() -> None:
             rows.append(f"| {puzzle} {name} | - | - | past {LIMIT:g} | - | - |")
             print(rows[-1], flush=True)
             continue
-        difficulty, seconds, replay = answer
-        ends = "solved" if difficulty["solved"] else "two solutions"
+        difficulty, seconds, replay, ends = answer
+        assert ends != "contradiction", path  # a bundled instance has a solution
         rows.append(f"| {puzzle} {name} | {difficulty['steps']} | {difficulty['widest']} | {seconds:.3f} | {replay:.3f} "
                     f"| {ends} |")
         print(rows[-1], flush=True)
