@@ -41,9 +41,26 @@ def test_an_explanation_says_its_steps_and_the_cells_known(monkeypatch):
     explained = puzzlesat.explain("aquarium", grid)
     steps = len(explained.explanation.steps)
     last = re.fullmatch(rf"{steps} steps found, (\d+) of (\d+) cells known", said[-1])
-    assert last and last[1] == last[2] and len(said) == steps, said
-    known = [int(re.search(r", (\d+) of", text)[1]) for text in said]  # type: ignore[index]
+    found = [text for text in said if "; next step: " not in text]  # said as each step is found
+    assert last and last[1] == last[2] and len(found) == steps, said
+    known = [int(re.search(r", (\d+) of", text)[1]) for text in found]  # type: ignore[index]
     assert known == sorted(known) and len(set(known)) == steps  # each step knows more
+
+
+def test_an_explanation_says_how_far_the_search_for_a_wide_step_has_come(monkeypatch):
+    """A step of many facts can take a minute to find: until then the status line, and the message of a
+    command stopped by its limit, say how many cells have been asked and how many cores found."""
+    said: list[str] = []
+    monkeypatch.setattr("puzzlesat.deduction.search.report_progress", said.append)
+    grid = puzzlesat.read("aquarium", str(INSTANCES / "aquarium" / "ext-grilops-6x6.txt"))
+    explained = puzzlesat.explain("aquarium", grid)
+    widest = explained.explanation.difficulty["widest"]
+    assert widest > 2, "the puzzle needs a core: a step of more facts than a pair"
+    searching = [text for text in said if "; next step: " in text]
+    assert any(re.fullmatch(r"\d+ steps? found, \d+ of \d+ cells known; next step: [1-9][\d,]* cells asked, "
+                            r"\d cores found", text) for text in searching), said
+    assert any(text.endswith(f"next step: the cells {widest} facts force") for text in searching), said
+    assert all(len(text.encode()) <= 96 for text in said)  # what one slot of the status line holds
 
 
 def test_a_proof_check_says_how_far_it_has_walked_back(monkeypatch):

@@ -279,9 +279,16 @@ class _Search:
             self.guarded.learn(step.forced)
             self.unknown -= {abs(lit) for lit in step.forced}
             self.unknown_mask &= ~sum(self.guarded.bit[abs(lit)] for lit in step.forced)
-            steps, known = len(self.steps), len(self.facts.cells) - len(self.unknown)
-            report_progress(f"{steps:,} step{'s' * (steps != 1)} found, {known:,} of {len(self.facts.cells):,} cells known")
+            self._report()
         return Explanation(self.facts, tuple(self.steps), True)
+
+    def _report(self, searching: str = "") -> None:
+        """Say the steps found and the cells known, and how far the search for the next step has come
+        where it takes long (a core of half a jig's facts can take a minute to find and shrink): the
+        status line shows it, and a command stopped by its limit says it."""
+        steps, known = len(self.steps), len(self.facts.cells) - len(self.unknown)
+        text = f"{steps:,} step{'s' * (steps != 1)} found, {known:,} of {len(self.facts.cells):,} cells known"
+        report_progress(f"{text}; next step: {searching}" if searching else text)
 
     def _try(self, chosen: tuple[int, ...]) -> Step | None:
         scope = self.guarded.scope_of(chosen)
@@ -335,12 +342,15 @@ class _Search:
         free = 0  # cells on which two models differ
         pending, conflicts = sorted(self.unknown), CORE_CONFLICTS
         found: list[tuple[int, ...]] = []
+        asked = 0
         while pending and not found:
             postponed = []
             for var in pending:
                 if free & bit[var]:
                     continue
                 literal = var if truth & bit[var] else -var
+                asked += 1
+                self._report(f"{asked:,} cells asked, {len(found)} cores found")
                 forces = self.guarded.forces(self.known, literal, conflicts)
                 if forces is None:
                     postponed.append(var)
@@ -356,6 +366,7 @@ class _Search:
         if not found:
             return None
         best = min(found, key=len)
+        self._report(f"the cells {len(best)} facts force")
         forced = self.guarded.forced(best, self.known, self.guarded.scope_of(best) & self.unknown_mask)
         return Step(best, tuple(forced or ()))
 
