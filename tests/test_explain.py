@@ -78,6 +78,13 @@ def test_a_step_that_claims_too_much_fails_its_replay():
     narrowed[wide] = Step(narrowed[wide].facts[:1], narrowed[wide].forced)
     with pytest.raises(CheckFailed, match=f"explanation step {wide + 1}:"):
         replay(replace(explanation, steps=tuple(narrowed)))
+    # the last cell of a step flipped, after cells it does force (each refuted one is kept as a unit)
+    many = next(number for number, step in enumerate(explanation.steps) if len(step.forced) > 1)
+    last = explanation.steps[many].forced[-1]
+    spoilt = list(explanation.steps)
+    spoilt[many] = Step(spoilt[many].facts, (*spoilt[many].forced[:-1], -last))
+    with pytest.raises(CheckFailed, match=rf"explanation step {many + 1}: .* do not force literal {-last}$"):
+        replay(replace(explanation, steps=tuple(spoilt)))
 
 
 def test_not_unique_and_unsolvable_are_said_to_be_so(run_cli):
