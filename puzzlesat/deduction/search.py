@@ -350,13 +350,13 @@ class _Search:
                     continue
                 literal = var if truth & bit[var] else -var
                 asked += 1
-                self._report(f"{asked:,} cells asked, {len(found)} cores found")
+                self._report(f"{asked:,} cells asked, {len(found)} core{'s' * (len(found) != 1)} found")
                 forces = self.guarded.forces(self.known, literal, conflicts)
                 if forces is None:
                     postponed.append(var)
                 elif not forces:
                     if not free:
-                        self.guarded.solver.set_phases([-var if var in true else var for var in self.unknown])
+                        self.guarded.solver.set_phases([-cell if cell in true else cell for cell in self.unknown])
                     free |= self.guarded.models[-1][1] ^ truth
                 else:
                     found.append(self.guarded.minimal_core(self.known, literal, conflicts))
