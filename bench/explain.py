@@ -83,11 +83,12 @@ def family_table(size: int, scratch: Path) -> str:
         if answer is None:
             past.append(name)
             seconds.append(LIMIT)
-        else:
-            seconds.append(answer[1] + answer[2])
-            ends[answer[3]] += 1
-        print(f"family {name}: {'past the limit' if answer is None else f'{seconds[-1]:.2f} s, {answer[3]}'}",
-              flush=True)
+            print(f"family {name}: past the limit", flush=True)
+            continue
+        _, found, replayed, ending = answer
+        seconds.append(found + replayed)
+        ends[ending] += 1
+        print(f"family {name}: {seconds[-1]:.2f} s, {ending}", flush=True)
     return "\n".join([
         f"## Explaining the jig family (bench/explain.py --family {size}; in process, one run each; "
         f"{time.strftime('%Y-%m-%d')})", "",

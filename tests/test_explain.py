@@ -78,7 +78,7 @@ def test_a_step_that_claims_too_much_fails_its_replay():
     narrowed[wide] = Step(narrowed[wide].facts[:1], narrowed[wide].forced)
     with pytest.raises(CheckFailed, match=f"explanation step {wide + 1}:"):
         replay(replace(explanation, steps=tuple(narrowed)))
-    # the last cell of a step flipped, after cells it does force (each refuted one is kept as a unit)
+    # the last cell of a step flipped, after cells it does force
     many = next(number for number, step in enumerate(explanation.steps) if len(step.forced) > 1)
     last = explanation.steps[many].forced[-1]
     spoilt = list(explanation.steps)

@@ -38,9 +38,11 @@ CORE_CONFLICTS = 1_000
 #: built and asked dozens of times. MiniSat 2.2 took 1.66 s on the hard 15x15 2243092 where Glucose 4
 #: took 1.89 s and CaDiCaL 2.18 s (zhurgut_6x6: 5.4, 6.4, 8.4 s; before renumbering)
 QUESTION_SOLVER = "minisat22"
-#: the facts from which a question's forced values are propagated (:meth:`_Guarded._drop_implied`): a
-#: single's or a pair's refutations are propagations themselves, and an extra one each made the 15x15
-#: aquariums slower (one of them 0.13 -> 0.24 s)
+#: the facts from which a question's forced values are propagated (:meth:`_Guarded._refuted`): a forced
+#: value is a consequence of the question, so assuming it changes no answer, and the values propagation
+#: then draws need no refutation of their own (a jig's step of 50 facts and 430 forced values: 9.1 ->
+#: 5.7 s); a single's or a pair's refutations are propagations themselves, and an extra one each made
+#: the 15x15 aquariums slower (one of them 0.13 -> 0.24 s)
 PROPAGATED_FROM = 3
 
 
@@ -159,36 +161,20 @@ class _Guarded:
             pending = [(literal, local(literal)) for literal in values if literal in local]
             small.set_phases([-here for _, here in pending])
             wide = len(chosen) >= PROPAGATED_FROM
-            forced: list[int] = []
+            forced: set[int] = set()
             while pending:
                 literal, here = pending.pop(0)
                 if not small.solve(assumptions=[*units, -here]):
-                    forced.append(literal)
-                    if wide:
+                    forced.add(literal)
+                    if wide:  # what propagation draws from the values forced so far is forced too, call-free
                         units.append(here)
-                        _, implied = small.propagate(assumptions=units)
-                        pending = self._drop_implied(pending, set(implied), forced)
+                        implied = set(small.propagate(assumptions=units)[1])
+                        forced.update(other for other, there in pending if there in implied)
+                        pending = [(other, there) for other, there in pending if there not in implied]
                     continue
                 model: list[int] = small.get_model() or []
                 pending = [(other, there) for other, there in pending if model[abs(there) - 1] == there]
-            found = set(forced)
-            return [literal for literal in values if literal in found]  # in the cells' order, as asked
-
-    @staticmethod
-    def _drop_implied(pending: list[tuple[int, int]], implied: set[int],
-                      forced: list[int]) -> list[tuple[int, int]]:
-        """``pending`` less the values that unit propagation draws from the known cells and those found
-        forced so far, which go to ``forced``: each is forced too, without a call of its own. A forced
-        value is a consequence of the question, so assuming it changes no answer, and propagating it
-        costs no search: on a jig of few tab types a wide step's 430 forced values were as many
-        refutations, each nearly as hard as the puzzle."""
-        left = []
-        for literal, here in pending:
-            if here in implied:
-                forced.append(literal)
-            else:
-                left.append((literal, here))
-        return left
+            return [literal for literal in values if literal in forced]  # in the cells' order, as asked
 
     def _kept_model(self) -> int:
         """The solver's model as its mask of true cells, kept with its facts for :meth:`forced`'s later
