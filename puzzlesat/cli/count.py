@@ -123,7 +123,8 @@ def end_if_stopped(report: Report) -> None:
     stop = report.stopped
     if stop is None:
         return
-    found = ", ".join(f"{label} at least {value:,}" for label, value in report.answers.items() if value)
+    found = ", ".join(f"{label} {'' if _whole(report, label) else 'at least '}{value:,}"
+                      for label, value in report.answers.items() if value)
     how = "every one checked" if report.checked else "each from a finished count"
     if not found:
         found, how = "no solution found yet", "not a proof that there is none"
@@ -133,6 +134,12 @@ def end_if_stopped(report: Report) -> None:
         progress = ", ".join(text for text in progress_texts() if not text.endswith(" so far"))
         message += f", raced against {' and '.join(others)}" + (f": {progress}" if progress else "")
     raise EndedEarly(message + ")", stop.exit_code)
+
+
+def _whole(report: Report, label: str) -> bool:
+    """Whether a stopped report's count ``label`` had ended: with cubes, the counts before the stopped
+    one did (their cubes carry no ``finished``); counts made side by side stopped together."""
+    return bool(report.cubes) and "finished" not in report.cubes[label]
 
 
 def _method(report: Report) -> str:
@@ -146,9 +153,11 @@ def _method(report: Report) -> str:
 def _how(report: Report, label: str, value: int, limit: int | None) -> str:
     """One count as the text output says it: the number and what backs it."""
     # stopped in this count (with cubes, a count before the stopped one was whole)
-    if report.stopped is not None and (not report.cubes or "finished" in report.cubes[label]):
+    if report.stopped is not None and not _whole(report, label):
         if report.cubes:
             cubed = report.cubes[label]
+            if cubed.get("split_stopped"):
+                return f"at least {value:,} ({report.stopped.said()}, before its split into cubes had ended)"
             return (f"at least {value:,} ({report.stopped.said()}: the sum over the {cubed['finished']:,} of "
                     f"{cubed['cubes']:,} cubes that finished)")
         found = "every one checked" if value else "none found yet"

@@ -133,7 +133,8 @@ class CubeCount:
     """A count made of its cubes' counts, with what each cube cost (seconds, in cube order) and what the
     split cost (wall seconds, made here or on the workers). Stopped
     before its end (``stop``), ``total`` is the sum over the cubes that finished (a lower bound: the
-    cubes are disjoint) and ``counts`` holds None for the others."""
+    cubes are disjoint) and ``counts`` holds None for the others; stopped while it was still being split
+    (``split_stopped``), it has no cubes and counts nothing."""
 
     total: int
     cubes: list[tuple[int, ...]]
@@ -142,6 +143,7 @@ class CubeCount:
     counts: list[int | None]
     split_seconds: float = 0.0
     stop: Stop | None = None
+    split_stopped: bool = False
 
     def slowest(self, how_many: int = 3) -> list[tuple[float, tuple[int, ...]]]:
         return sorted(zip(self.seconds, self.cubes), reverse=True)[:how_many]
@@ -205,13 +207,20 @@ def count_cubes(request: Request, instance: Any, encoding: Encoding, depth: int 
     each counted by ``request``'s backend on ``executor`` under ``limit`` seconds (``depth`` None: an
     automatic split for the executor's workers), all of them by the request's deadline. A cube that
     fails makes the whole count fail; the deadline, a signal or a cube's memory stops it with the sum of
-    the cubes that finished, a lower bound, and the cubes that did not (:class:`CubeCount`)."""
+    the cubes that finished, a lower bound, and the cubes that did not (:class:`CubeCount`). Stopped
+    during the split (made on the workers, under the same deadline), it has counted nothing, and says
+    so rather than raising: a tiling's second count is stopped there as often as in its cubes, and the
+    whole first count before it must still be reported."""
     digest = formula_digest(encoding)
     # local workers are forked from here: they find the formula built already
     _keep((request.puzzle.name, request.encoding, request.options, instance), encoding, digest)
     splitting = time.monotonic()
-    cubes = auto_split(encoding, executor.workers) if depth is None else \
-        split_across(request, instance, encoding, digest, depth, executor)
+    try:
+        cubes = auto_split(encoding, executor.workers) if depth is None else \
+            split_across(request, instance, encoding, digest, depth, executor)
+    except STOPPING as stopped:
+        return CubeCount(0, [], 0, [], [], time.monotonic() - splitting, Stop.of(stopped, since_start(splitting)),
+                         split_stopped=True)
     split_seconds = time.monotonic() - splitting
     tasks = [CubeTask(request.within(UNLIMITED), instance, digest, cube) for cube in cubes.open]
     counts: list[int | None] = [None] * len(tasks)

@@ -158,6 +158,7 @@ class Task(ABC):
                          "slowest": [{"seconds": round(t, 4), "cube": list(cube)} for t, cube in cubed.slowest()]}
                  | ({"finished": len(cubed.cubes) - len(cubed.unfinished()),
                      "unfinished": [list(cube) for cube in cubed.unfinished()]} if cubed.stop else {})
+                 | ({"split_stopped": True} if cubed.split_stopped else {})
                  for label, (_, cubed) in counted.items()}
         stop = next((cubed.stop for _, cubed in counted.values() if cubed.stop is not None), None)
         report = _count_report(request, instance, watch, {label: total for label, (total, _) in counted.items()},
