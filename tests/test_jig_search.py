@@ -9,6 +9,7 @@ import json
 import os
 import pickle
 import random
+import re
 import subprocess
 import sys
 
@@ -145,11 +146,14 @@ def test_a_search_past_the_table_limit_stays_plain(monkeypatch):
 
 def test_the_race_says_who_answered(run_cli):
     """`count` with no backend named races enumeration against the jig's own search; either answers the
-    same checked counts and says which it was. With a backend named, that backend counts alone."""
+    same checked counts and says which it was (the search plain or compiled, and on how many cores, by
+    the machine's pace: a quiet fast one ends 12x7 plain in 0.23 s). With a backend named, that backend
+    counts alone."""
     jig = str(INSTANCES / "jig" / "zhurgut_12x7.jig")
     code, out, _ = run_cli("count", "jig", jig)
     assert code == 0 and out.startswith("solutions: 4 (every one checked;") and "up_to_rotation: 2" in out
-    assert "by the solver-free compiled search on 2 cores, the first to finish" in out or "the last search was UNSAT" in out
+    assert re.search(r"by the solver-free (plain search|compiled search on \d+ cores?), the first to finish of 2 "
+                     r"raced", out) or "the last search was UNSAT" in out, out
     # most jigs are counted by the plain search within its first 50 ms: no race is started for them
     code, out, _ = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--json")
     # no solver answered, so none is named (it said the count backend, glucose4, that never ran)
