@@ -48,6 +48,14 @@ def local_cluster(tmp_path: Path, **options: Any) -> Iterator[Any]:
         yield cluster
 
 
+def _clients_left(cluster: Any) -> set[str]:
+    """The clients the cluster's scheduler still has, once those closed have gone (within 10 s)."""
+    end = time.monotonic() + 10
+    while len(cluster.scheduler.clients) > 1 and time.monotonic() < end:
+        time.sleep(0.05)
+    return set(cluster.scheduler.clients)
+
+
 def test_every_task_has_one_outcome_on_local_processes():
     outcomes = dict(LocalExecutor(2).run([fine, sleepy, failing, fine], 1.0))
     assert sorted(outcomes) == [0, 1, 2, 3]
@@ -193,14 +201,146 @@ def test_cube_and_conquer_on_a_local_dask_cluster(run_cli, tmp_path):
             code, out, err = run_cli("count", "cnf", str(formula), "--cubes", "3", "--executor", f"dask://{address}",
                                      "--json")
             assert code == 0 and json.loads(out)["answers"] == {"solutions": 9}, err
-        outcomes = dict(executor_for(f"dask://{address}").run([fine, sleepy, failing], 1.0))
+        assert _clients_left(cluster) == {"fire-and-forget"}
+        executor = executor_for(f"dask://{address}")
+        try:
+            outcomes = dict(executor.run([fine, sleepy, failing], 1.0))
+        finally:
+            executor.close()
         assert [outcomes[n].status for n in range(3)] == ["OK", "TIMEOUT", "ERROR"]
         # the address as Dask writes it (tls:// was prefixed tcp:// and refused), and a scheduler file
         scheduler_file = tmp_path / "scheduler.json"
         scheduler_file.write_text(json.dumps({"type": "Scheduler", "address": cluster.scheduler_address}))
         for spec in (f"dask://{cluster.scheduler_address}", f"dask://{scheduler_file}"):
-            outcomes = dict(executor_for(spec).run([fine], 5.0))
+            executor = executor_for(spec)
+            try:
+                outcomes = dict(executor.run([fine], 5.0))
+            finally:
+                executor.close()
             assert outcomes[0].status == "OK" and outcomes[0].value == 42, spec
+
+
+#: a module whose import takes a while (the seconds in PUZZLESAT_TEST_IMPORT_SECONDS, none unless set), and
+#: a task whose ``prepare`` (run in the worker before it forks) waits until another thread is importing it
+SLOW_MODULE = """import os, time
+time.sleep(float(os.environ.get("PUZZLESAT_TEST_IMPORT_SECONDS", "0")))
+def answer():
+    return "imported"
+"""
+WAITING_TASK = """import sys, time
+class WaitsForTheImport:
+    seen = False
+    def prepare(self):
+        end = time.monotonic() + 30
+        while "slow_to_import" not in sys.modules and time.monotonic() < end:
+            time.sleep(0.01)
+        self.seen = "slow_to_import" in sys.modules
+    def __call__(self):
+        return self.seen
+"""
+
+
+@pytest.fixture
+def slow_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """:data:`SLOW_MODULE` and :data:`WAITING_TASK` importable here (and in workers spawned from here), and
+    gone from ``sys.modules`` after the test."""
+    import sys
+
+    (tmp_path / "slow_to_import.py").write_text(SLOW_MODULE)
+    (tmp_path / "waits_for_the_import.py").write_text(WAITING_TASK)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    for name in ("slow_to_import", "waits_for_the_import"):
+        sys.modules.pop(name, None)
+
+
+def _import_and_send(conn: Any) -> None:
+    import slow_to_import  # type: ignore[import-not-found]
+
+    conn.send(slow_to_import.answer())
+
+
+def test_a_forked_child_imports_what_another_thread_was_importing(slow_module, monkeypatch):
+    """A child forked while another thread is inside an import finishes that import itself: the module's
+    lock was copied held, and the child waited for a thread it does not have (a Dask worker's kept child
+    hung until its limit; :func:`~puzzlesat.processes.children.forget_other_threads_imports`)."""
+    import sys
+    import threading
+
+    from puzzlesat.processes.runner import Child
+
+    monkeypatch.setenv("PUZZLESAT_TEST_IMPORT_SECONDS", "3")
+    importing = threading.Thread(target=__import__, args=("slow_to_import",))
+    importing.start()
+    try:
+        while "slow_to_import" not in sys.modules:  # its body runs: its lock is held
+            time.sleep(0.01)
+        child = Child(_import_and_send)
+        try:
+            assert child.conn.poll(30), "the child hung on the import another thread held"
+            assert child.conn.recv() == "imported"
+        finally:
+            child.stop()
+    finally:
+        importing.join()
+
+
+def _compile_and_send(conn: Any) -> None:
+    import numba
+
+    conn.send(numba.njit(lambda x: x + 1)(41))
+
+
+def test_a_child_forked_while_another_thread_compiles_can_compile(monkeypatch):
+    """A fork waits while another thread holds numba's compiler lock (a Dask worker with several threads:
+    one task loading its kernels while another forks its kept child): forked in the middle, the child
+    had the lock held for ever, and its first compilation hung."""
+    pytest.importorskip("numba")
+    import threading
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    from puzzlesat.processes.runner import Child
+
+    held, done = threading.Event(), threading.Event()
+
+    def compiling() -> None:
+        with global_compiler_lock:
+            held.set()
+            done.wait(2.0)  # as long as a kernel takes to compile or load
+
+    thread = threading.Thread(target=compiling)
+    thread.start()
+    try:
+        held.wait()
+        child = Child(_compile_and_send)
+        try:
+            assert child.conn.poll(60), "the child hung on the compiler lock another thread held"
+            assert child.conn.recv() == 42
+        finally:
+            child.stop()
+    finally:
+        done.set()
+        thread.join()
+
+
+def test_a_kept_child_on_a_dask_worker_imports_the_next_tasks_modules(slow_module, tmp_path, monkeypatch):
+    """The worker's event loop unpickles a queued task (importing its modules) while the running task
+    forks the worker's kept child; the queued task then runs in that child: it used to wait there on
+    the import lock until its limit (a cross-check's two solver rows TIMEOUT in CI, 0.1 s each alone)."""
+    pytest.importorskip("distributed")
+    import slow_to_import  # type: ignore[import-not-found]
+    import waits_for_the_import  # type: ignore[import-not-found]
+
+    monkeypatch.setenv("PUZZLESAT_TEST_IMPORT_SECONDS", "2")  # in the workers only: they start after this
+    with local_cluster(tmp_path, n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        executor = executor_for(f"dask://{cluster.scheduler_address}")
+        try:
+            outcomes = dict(executor.run([waits_for_the_import.WaitsForTheImport(), slow_to_import.answer], 30.0))
+        finally:
+            executor.close()
+    assert outcomes[0].status == "OK" and outcomes[0].value is True, "the second task was not being unpickled"
+    assert outcomes[1].status == "OK" and outcomes[1].value == "imported", outcomes[1]
 
 
 def test_no_scheduler_is_one_line(run_cli):
@@ -221,6 +361,8 @@ def test_crosscheck_on_a_local_dask_cluster(run_cli, tmp_path):
         address = cluster.scheduler_address.removeprefix("tcp://")
         code, there, err = run_cli("crosscheck", "jig", path, "--backends", "cadical,glucose", "--executor",
                                    f"dask://{address}", "--json")
+        # the command closed its client (left open, each kept a connection and a thread in this process)
+        assert _clients_left(cluster) == {"fire-and-forget"}
     assert code == 0, err
     rows_here, rows_there = json.loads(here)["rows"], json.loads(there)["rows"]
     assert [(r["method"], r["status"], r["answers"], r["agrees"]) for r in rows_there] == \

@@ -25,7 +25,7 @@ from ..pipeline.bench import (
     to_json,
     to_markdown,
 )
-from .options import PuzzleName, backend_list, complete_backends, format_seconds
+from .options import PuzzleName, backend_list, command_executor, complete_backends, format_seconds
 from .supervised import SupervisedCommand, escaped
 
 
@@ -92,9 +92,9 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     runs = plan(list(puzzles.values()), directory, backend_list(backends) if backends else None, repeat)
     engine = None
     if executor is not None:  # local and local:N are this machine's runner (local:N = --jobs N)
-        from ..pipeline.executors import DASK, LocalExecutor, executor_for
+        from ..pipeline.executors import DASK, LocalExecutor
 
-        chosen = executor_for(executor)
+        chosen = command_executor(executor)
         if isinstance(chosen, LocalExecutor):
             jobs = chosen.workers if executor.startswith("local:") else jobs
         elif executor.startswith(DASK):

@@ -23,6 +23,7 @@ from .options import (
     certified_note,
     certify_option,
     cnf_options,
+    command_executor,
     common,
     echo_json,
     encoder_options,
@@ -92,11 +93,7 @@ def command(
         raise PuzzlesatError(f"--cubes {cubes}: expected a depth 0..30 or auto")
     if cubes is None and executor is not None:
         refuse_search_on_executor(counting, list_all or limit is not None)
-    engine = None
-    if cubes is not None or executor is not None:  # imported only here: a plain count does not pay for it
-        from ..pipeline.executors import executor_for
-
-        engine = executor_for(executor)
+    engine = command_executor(executor) if cubes is not None or executor is not None else None
     cubing = Cubing(None if cubes == "auto" else int(cubes), engine) if cubes is not None and engine else None
     report = count(counting, instance, watch, list_all, limit, cubes=cubing, executor=None if cubing else engine)
     if as_json:

@@ -19,6 +19,7 @@ from .options import (
     backend_list,
     certify_option,
     cnf_options,
+    command_executor,
     common,
     complete_backends,
     echo_json,
@@ -95,11 +96,8 @@ def command(
         note(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
         note(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees"
              + (" [reader of the file]" if spec.solvers_independent else ""))
-    engine = None
-    if executor is not None:
-        from ..pipeline.executors import executor_for
+    engine = command_executor(executor) if executor is not None else None
 
-        engine = executor_for(executor)
     def show(row: Row) -> None:
         if not as_json:
             note(escaped(_line(row, width)).replace("\n", " "))  # a row's reason may quote the input

@@ -18,6 +18,7 @@ from ..encoders import builtin_names, puzzle_names
 from ..pipeline.request import CERTIFY_MODES
 
 if TYPE_CHECKING:
+    from ..pipeline.executors import Executor
     from ..pipeline.report import Report
 
 #: a command's function, and a click decorator that adds options to one
@@ -161,6 +162,17 @@ def write_pictures(puzzle: Puzzle[Any, Any, Any], instance: Any, solution: Any, 
         write_bytes_atomic(png, to_png(picture))
     if svg:
         write_text_atomic(svg, to_svg(picture))
+
+
+def command_executor(spec: str | None) -> Executor:
+    """The executor ``--executor`` names (:func:`~puzzlesat.pipeline.executors.executor_for`), closed when
+    the command ends, however it ends: a Dask client left open kept its connection and thread for the
+    life of the process (a command run in-process, as the tests and the Python API run them)."""
+    from ..pipeline.executors import executor_for  # here: a command without one does not pay for it
+
+    engine = executor_for(spec)
+    click.get_current_context().call_on_close(engine.close)
+    return engine
 
 
 def backend_list(text: str) -> list[str]:

@@ -102,6 +102,10 @@ class Executor(ABC):
     def workers(self) -> int:
         """How many tasks run at once."""
 
+    def close(self) -> None:  # noqa: B027  (most executors hold nothing between runs)
+        """Let go of what the executor holds (a Dask client's connection and its thread); a command
+        that made an executor closes it when it ends."""
+
 
 class LocalExecutor(Executor):
     """Forked processes on this machine, one per core unless told (:func:`~puzzlesat.processes.runner.run_each`)."""

@@ -4,14 +4,74 @@ Every process the toolkit starts (forked solver calls, portfolio members, bench 
 binaries) calls :func:`die_with_parent` first. Killing a process group reaches every descendant only
 while they stay in it, and bench runs make groups of their own; the kernel's parent-death signal holds
 across groups, so a killed command takes its whole tree with it, level by level.
+
+A child forked from a process with other threads (a Dask worker, whose event loop unpickles the next
+tasks, importing their modules, while a task forks) first calls :func:`forget_other_threads_imports`:
+an import another thread was in the middle of would otherwise hold its module's lock in the child for
+ever, and the child's own import of that module would wait for a thread that no longer exists. For
+the same reason the fork itself waits, in :func:`no_compilation_elsewhere`, while another thread
+compiles with numba.
 """
 from __future__ import annotations
 
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 _PR_SET_PDEATHSIG = 1
+
+
+@contextmanager
+def no_compilation_elsewhere() -> Iterator[None]:
+    """Hold numba's compiler lock (where numba is loaded) for a fork: while another thread compiles or
+    loads a kernel from the cache, the fork waits for it. Forked while that thread held the lock, the
+    child would have it held for ever by a thread it does not have, and its first kernel not yet loaded
+    would wait there until the child is killed (a Dask worker with several threads: one task loads its
+    kernels while another forks its kept child). Held by the forking thread, the lock is the child's
+    own: the child's single thread takes it again as often as it compiles. Where numba is not loaded,
+    nothing is held and nothing is imported."""
+    compiler = sys.modules.get("numba.core.compiler_lock")
+    lock = getattr(compiler, "global_compiler_lock", None)
+    if lock is None:
+        yield
+        return
+    with lock:
+        yield
+
+
+def forget_other_threads_imports() -> None:
+    """In a child just forked: drop the module locks held by threads that did not survive the fork, and
+    the half-imported modules they were making, so that this process imports those modules afresh.
+
+    Only the forking thread lives on in a forked child, but Python's per-module import locks (unlike its
+    global one) are copied as they were: one that another thread held is held for ever, and importing
+    that module blocks the child until it is killed. It happened on a Dask worker: its event loop was
+    unpickling a queued task (importing PySAT and puzzlesat's backends) while the running task forked
+    the worker's kept child, and the queued task then waited in that child until its time limit (tests:
+    ``test_a_forked_child_imports_what_another_thread_was_importing``). The locks not held by this
+    thread are dropped (a free one is made again on demand), and a module still marked as being
+    initialised by another thread leaves ``sys.modules``. This reads ``importlib._bootstrap``'s
+    ``_module_locks`` (each lock's ``owner``: the same on CPython 3.11 to 3.13); where it is missing,
+    nothing is done."""
+    import threading
+    from importlib import _bootstrap  # the import machinery's own state
+
+    locks = getattr(_bootstrap, "_module_locks", None)
+    if not isinstance(locks, dict):
+        return
+    me = threading.get_ident()
+    mine = set()
+    for name, ref in list(locks.items()):
+        lock = ref()
+        if lock is not None and getattr(lock, "owner", None) == me:
+            mine.add(name)
+        else:
+            del locks[name]
+    for name, module in list(sys.modules.items()):
+        if name not in mine and getattr(getattr(module, "__spec__", None), "_initializing", False):
+            del sys.modules[name]
 
 
 def die_with_parent(parent: int | None = None) -> None:

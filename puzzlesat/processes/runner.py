@@ -32,7 +32,7 @@ from typing import Any, Generic, TypeVar
 from ..core.errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
 from ..core.reporting import STOP_POLL, check_stop, memory_message
 from ..core.timing import UNLIMITED, Deadline
-from .children import die_with_parent, silence_descriptor_2
+from .children import die_with_parent, forget_other_threads_imports, no_compilation_elsewhere, silence_descriptor_2
 
 T = TypeVar("T")
 
@@ -61,7 +61,8 @@ class Child:
         self.conn, theirs = ctx.Pipe(duplex=duplex)
         self.own_group = own_group
         self.process = ctx.Process(target=_child_main, args=(theirs, target, own_group))
-        self.process.start()
+        with no_compilation_elsewhere():
+            self.process.start()
         theirs.close()
 
     def stop(self) -> None:
@@ -84,6 +85,7 @@ def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> No
     'std::bad_alloc'") or what multiprocessing prints of an exception that escapes ("Process
     ForkProcess-1:") would be lines beside the command's one-line message. A child that cannot send its
     report (out of memory while making it) ends at once; the parent sees it die and says why in one line."""
+    forget_other_threads_imports()  # before anything here imports (die_with_parent: ctypes)
     die_with_parent()
     if own_group:
         os.setpgid(0, 0)
