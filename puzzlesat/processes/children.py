@@ -51,8 +51,10 @@ def forget_other_threads_imports() -> None:
     unpickling a queued task (importing PySAT and puzzlesat's backends) while the running task forked
     the worker's kept child, and the queued task then waited in that child until its time limit (tests:
     ``test_a_forked_child_imports_what_another_thread_was_importing``). The locks not held by this
-    thread are dropped (a free one is made again on demand), and a module still marked as being
-    initialised by another thread leaves ``sys.modules``. This reads ``importlib._bootstrap``'s
+    thread are dropped (a free one is made again on demand; in a child, only its one thread imports),
+    and a module that another thread's lock shows still being initialised leaves ``sys.modules``, so
+    that the child runs it whole. Only those modules are looked at: reading an attribute of another
+    (a lazily loaded module's) could import it here. This reads ``importlib._bootstrap``'s
     ``_module_locks`` (each lock's ``owner``: the same on CPython 3.11 to 3.13); where it is missing,
     nothing is done."""
     import threading
@@ -62,15 +64,13 @@ def forget_other_threads_imports() -> None:
     if not isinstance(locks, dict):
         return
     me = threading.get_ident()
-    mine = set()
     for name, ref in list(locks.items()):
-        lock = ref()
-        if lock is not None and getattr(lock, "owner", None) == me:
-            mine.add(name)
-        else:
-            del locks[name]
-    for name, module in list(sys.modules.items()):
-        if name not in mine and getattr(getattr(module, "__spec__", None), "_initializing", False):
+        owner = getattr(ref(), "owner", None)
+        if owner == me:
+            continue
+        del locks[name]
+        module = sys.modules.get(name) if owner is not None else None
+        if getattr(getattr(module, "__spec__", None), "_initializing", False):
             del sys.modules[name]
 
 
