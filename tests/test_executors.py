@@ -343,6 +343,20 @@ def test_a_kept_child_on_a_dask_worker_imports_the_next_tasks_modules(slow_modul
     assert outcomes[1].status == "OK" and outcomes[1].value == "imported", outcomes[1]
 
 
+def test_a_client_that_fails_without_a_word_is_named_with_its_line(monkeypatch):
+    """Dask's client fails on some paths with a bare ``assert`` (CI once: "no Dask scheduler answers there
+    (AssertionError)", which said nothing to follow): the line of Dask's that raised is named."""
+    distributed = pytest.importorskip("distributed")
+
+    def failing_client(**_: Any) -> None:
+        raise AssertionError
+
+    monkeypatch.setattr(distributed, "Client", failing_client)
+    with pytest.raises(PuzzlesatError, match=r"no Dask scheduler answers there \(AssertionError at "
+                                             r"tests/test_executors\.py:\d+\)$"):
+        executor_for("dask://127.0.0.1:9")
+
+
 def test_no_scheduler_is_one_line(run_cli):
     pytest.importorskip("distributed")
     code, _, err = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--cubes", "2",

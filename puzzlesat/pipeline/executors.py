@@ -145,7 +145,7 @@ class DaskExecutor(Executor):
             self.client = Client(**where, timeout=5, set_as_default=False)
         except Exception as exc:  # Dask's client says why in many types (OSError, ValueError, TypeError for TLS)
             raise PuzzlesatError(f"--executor {DASK}{address[:60]}: no Dask scheduler answers there "
-                                 f"({(str(exc).splitlines() or [type(exc).__name__])[0][:160]})") from None
+                                 f"({_why(exc)})") from None
         try:  # a scheduler without workers would hold every task, without a word, for ever
             self.client.wait_for_workers(1, timeout=WORKERS_WAIT)
         except Exception:  # noqa: BLE001 (Dask raises TimeoutError, or OSError when the scheduler goes)
@@ -173,6 +173,19 @@ class DaskExecutor(Executor):
 
     def close(self) -> None:
         self.client.close()
+
+
+def _why(exc: Exception) -> str:
+    """The first line of what ``exc`` says; where it says nothing (one of Dask's own ``assert`` lines),
+    its type and the line of Dask's that raised it, so that a report of it can be followed."""
+    said = str(exc).splitlines()
+    if said and said[0].strip():
+        return said[0][:160]
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {'/'.join(frames[-1].filename.split(os.sep)[-2:])}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__}{where}"
 
 
 def _outcome(future: Any) -> Outcome[Any]:
