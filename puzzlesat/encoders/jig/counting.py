@@ -67,19 +67,29 @@ def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | N
     try:
         if compiled and (plain_seconds <= 0 or executor is not None):
             return _compiled_counts(instance, keep, engine, until)
-        found: list[Layout] = []
-        total = 0
         try:
             with interrupted_after(plain_seconds if compiled else None):
-                for layout in layouts(instance):
-                    total += 1
-                    if len(found) < keep:
-                        found.append(layout)
+                total, found = _every_layout_counted(instance, keep)
         except TimeIsUp:
             return _compiled_counts(instance, keep, engine, until)
     except CompiledUnusable:  # numba cannot start here: the plain search to the end
         return reference_counts(instance, keep, workers, plain_seconds)
     return _counted(instance, total, "plain search", found)
+
+
+def _every_layout_counted(instance: JigInstance, keep: int) -> tuple[int, list[Layout]]:
+    """How many layouts the plain search finds, and the first ``keep`` of them. A frame of its own for
+    the loop, not the caller's, which catches :class:`TimeIsUp` (see
+    :func:`~puzzlesat.core.compiled.interrupted_after`): with the loop there, the signal's exception
+    skipped that ``except`` on CPython 3.13.0 in 189 of 200 runs of a loop over a trivial generator,
+    and the race's search failed with "TimeIsUp" instead of going compiled."""
+    found: list[Layout] = []
+    total = 0
+    for layout in layouts(instance):
+        total += 1
+        if len(found) < keep:
+            found.append(layout)
+    return total, found
 
 
 def quick_counts(instance: JigInstance, seconds: float) -> Counted | None:
