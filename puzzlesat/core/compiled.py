@@ -79,8 +79,10 @@ def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda
     timer signal, so the plain code's loop pays nothing for it; only in the main thread, where signals
     are delivered (elsewhere, a Dask worker's thread, the plain code runs to the end). The plain code
     runs in frames of its own (a search, a checker): CPython 3.11-3.13 can look a signal's exception up
-    in the wrong block of a minimal ``while`` loop, which skips the handlers of that loop's frame alone
-    (cpython#108214, #130279), so none may be in the frame that catches :class:`TimeIsUp`."""
+    in the wrong block when it is raised at a loop's backward jump, which skips the handlers of that
+    loop's frame alone (cpython#108214, #130279; a ``for`` over the search's layouts on 3.13.0), so no
+    loop may run in the ``try`` that catches :class:`TimeIsUp` (tests/test_proofs.py holds the package
+    to it)."""
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -17,14 +17,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, nullcontext
 
 _PR_SET_PDEATHSIG = 1
 
 
-@contextmanager
-def no_compilation_elsewhere() -> Iterator[None]:
+def no_compilation_elsewhere() -> AbstractContextManager[object]:
     """Hold numba's compiler lock (where numba is loaded) for a fork: while another thread compiles or
     loads a kernel from the cache, the fork waits for it. Forked while that thread held the lock, the
     child would have it held for ever by a thread it does not have, and its first kernel not yet loaded
@@ -32,13 +30,8 @@ def no_compilation_elsewhere() -> Iterator[None]:
     kernels while another forks its kept child). Held by the forking thread, the lock is the child's
     own: the child's single thread takes it again as often as it compiles. Where numba is not loaded,
     nothing is held and nothing is imported."""
-    compiler = sys.modules.get("numba.core.compiler_lock")
-    lock = getattr(compiler, "global_compiler_lock", None)
-    if lock is None:
-        yield
-        return
-    with lock:
-        yield
+    lock = getattr(sys.modules.get("numba.core.compiler_lock"), "global_compiler_lock", None)
+    return nullcontext() if lock is None else lock
 
 
 def forget_other_threads_imports() -> None:
