@@ -20,12 +20,14 @@ surface gives the same checked answer.
 """
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Any
 
 from pysat.formula import CNF, WCNF, IDPool
 
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
+from .core.puzzle import Puzzle
 from .encoders import get_puzzle
 from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, cross_check
 from .pipeline.explaining import Explained, explain_instance
@@ -40,7 +42,7 @@ __all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "check", "co
 
 if TYPE_CHECKING:
     from .core.encoding import Encoding
-    from .core.puzzle import Puzzle, Solution
+    from .core.puzzle import Solution
 
 
 class _Decodable:
@@ -101,7 +103,7 @@ def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: st
     >>> len(formula.clauses), pool.id(("fill", 1, 0))
     (203, 1)
     """
-    spec = get_puzzle(puzzle)
+    spec = _puzzle_of(puzzle, instance)
     pool = vpool if vpool is not None else IDPool()
     built = spec.encode(instance, encoding or spec.encodings[0], spec.options(**options), pool)
     if built.kind != "cnf":
@@ -151,7 +153,7 @@ def check(puzzle: str, instance: Any, solution: Solution) -> list[str]:
     >>> puzzlesat.check("aquarium", grid, solution)
     []
     """
-    return get_puzzle(puzzle).check(instance, solution)
+    return _puzzle_of(puzzle, instance).check(instance, solution)
 
 
 def solve(puzzle: str, instance: Any, backend: str | None = None, encoding: str | None = None,
@@ -165,7 +167,7 @@ def solve(puzzle: str, instance: Any, backend: str | None = None, encoding: str 
     >>> report.status.value, report.answers["unique"], report.checked
     ('SAT', True, True)
     """
-    return _solve(request(get_puzzle(puzzle), backend, encoding, timeout, method, certify, forced, **options),
+    return _solve(request(_puzzle_of(puzzle, instance), backend, encoding, timeout, method, certify, forced, **options),
                   instance)
 
 
@@ -184,7 +186,7 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
     >>> dict(report.answers), report.counted_by
     ({'solutions': 8, 'up_to_rotation': 2}, 'enumeration')
     """
-    spec = get_puzzle(puzzle)
+    spec = _puzzle_of(puzzle, instance)
     return _count(request(spec, backend, encoding, timeout, None, certify, counting=True, **options), instance,
                   listing=listing, limit=limit)
 
@@ -199,7 +201,7 @@ def explain(puzzle: str, instance: Any, certify: bool = False) -> Explained:
     >>> explained.explanation.difficulty
     {'steps': 10, 'widest': 1}
     """
-    return explain_instance(get_puzzle(puzzle), instance, certify=certify)
+    return explain_instance(_puzzle_of(puzzle, instance), instance, certify=certify)
 
 
 def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, timeout: float = DEFAULT_METHOD_LIMIT,
@@ -213,7 +215,31 @@ def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, ti
     >>> checked.agree, checked.summary()
     (True, '3 independent methods agree (3 runs)')
     """
-    spec = get_puzzle(puzzle)
+    spec = _puzzle_of(puzzle, instance)
     names = backends if backends else spec.task.crosscheck_backends(spec)
     methods = spec.task.plan_crosscheck(request(spec, None, None, timeout, **options), instance, names, by_count)
     return cross_check(methods, timeout, budget)
+
+
+def _puzzle_of(puzzle: str, instance: Any) -> Puzzle[Any, Any, Any]:
+    """The puzzle named, once ``instance`` is one of its instances (another puzzle's instance failed deep
+    inside, with an AttributeError that named neither)."""
+    spec = get_puzzle(puzzle)
+    expected = _instance_class(spec)
+    if expected is not None and not isinstance(instance, expected):
+        raise PuzzlesatError(f"the instance is of type {type(instance).__name__}, not a {spec.name} instance "
+                             f"({expected.__name__}): read it with puzzlesat.read({spec.name!r}, PATH)")
+    return spec
+
+
+def _instance_class(spec: Puzzle[Any, Any, Any]) -> type | None:
+    """The instance class a puzzle declares as the first type argument of its generic base
+    (``Puzzle[AquariumInstance, ...]``, ``TilingPuzzle[JigInstance, ...]``: every generic puzzle base
+    takes the instance type first), None where it declares none."""
+    for klass in type(spec).__mro__:
+        for base in klass.__dict__.get("__orig_bases__", ()):
+            origin, arguments = typing.get_origin(base), typing.get_args(base)
+            if (isinstance(origin, type) and issubclass(origin, Puzzle) and arguments
+                    and isinstance(arguments[0], type)):
+                return arguments[0]
+    return None

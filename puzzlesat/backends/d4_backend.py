@@ -14,6 +14,7 @@ call per count would cost at least 40 ms each (a 64 MB cache table is zeroed) pl
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.encoding import Encoding
@@ -49,5 +50,18 @@ class D4Backend(CounterBackend):
         options = py_d4.dump_options_to_dict(py_d4.Solver([[1]], 1).getOptions())
         options["cache"]["bucket"]["sizeFirstPage"] = str(CACHE_PAGE)
         options["cache"]["bucket"]["sizeAdditionalPage"] = str(CACHE_PAGE)
-        return py_d4.Solver(encoding.clauses, encoding.num_vars, py_d4.load_options_from_dict(options))
+        return py_d4.Solver(*normalised(encoding), py_d4.load_options_from_dict(options))
+
+
+def normalised(encoding: Encoding) -> tuple[Sequence[Sequence[int]], int]:
+    """The clauses and variable count given to D4, in the shape it is known to take: each literal once
+    in its clause (a clause ``1 -3 1 -3`` crashed it with SIGSEGV), and at least one variable (a formula
+    of none, ``p cnf 4 0`` with its variables free, crashed it with SIGFPE: it then gets the fresh
+    variable 1 and the unit clause ``1``, which has one model). Neither changes the count."""
+    clauses: Sequence[Sequence[int]] = encoding.clauses
+    if any(len(set(clause)) != len(clause) for clause in clauses):
+        clauses = [tuple(dict.fromkeys(clause)) for clause in clauses]
+    if encoding.num_vars == 0:
+        return [*clauses, (1,)], 1
+    return clauses, encoding.num_vars
 

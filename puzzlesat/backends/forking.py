@@ -219,7 +219,9 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
     children: dict[int, Child] = {}
     failures: list[PuzzlesatError] = []
     stopped: list[tuple[int, int, T]] = []  # (how much it had found, its number, its answer)
-    leaving = (BackendError, OutOfMemory) + ((SolverTimeout,) if found is not None else ())
+    leaving: tuple[type[PuzzlesatError], ...] = (BackendError, OutOfMemory)
+    if found is not None:
+        leaving += (SolverTimeout, Interrupted)
 
     def settled(number: int) -> tuple[bool, Any]:
         """(True, its result) when the child answered; (False, None) when it failed (recorded)."""
@@ -228,7 +230,7 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
             return True, _receive(children.pop(number), deadline, name)[1]
         except leaving as exc:  # a crash, a death: the others may yet answer
             failures.append(exc)
-            if (len(children) or number < len(fns) - 1) and not isinstance(exc, SolverTimeout):
+            if (len(children) or number < len(fns) - 1) and not isinstance(exc, (SolverTimeout, Interrupted)):
                 print(f"puzzlesat: note: {exc}; the race goes on without it", file=sys.stderr)
             return False, None
 
@@ -267,7 +269,8 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
         if stopped:
             _, number, result = max(stopped, key=lambda entry: (entry[0], -entry[1]))
             return Finish(number, result, len(every) > 1)
-        raise failures[0]
+        # stopped with nothing to show: the stop is what ended the race (a crash before it was said)
+        raise next((failure for failure in failures if isinstance(failure, (SolverTimeout, Interrupted))), failures[0])
     finally:
         for child in every:
             child.stop()
@@ -323,6 +326,11 @@ def _receive(child: Child, deadline: Deadline, backend: str, settle: Settle | No
         raise BackendError(payload)
     if kind == "memory":
         raise OutOfMemory(payload)
+    if kind == "interrupted":  # a signal's request to stop reached the child first: still that request
+        from ..core.errors import Interrupted
+
+        number, phase = payload.split("\0")
+        raise Interrupted(int(number), phase)
     if kind == "refused":  # the child's own one-line message (bad option, failed check), kept as it was
         raise PuzzlesatError(payload)
     return kind, payload
@@ -350,8 +358,12 @@ def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
 
 def _failure(exc: BaseException) -> tuple[str, str]:
     """A user-facing error travels as its message; anything else as a solver failure with its trace."""
+    from ..core.errors import Interrupted
+
     if isinstance(exc, SolverTimeout):  # the child's own deadline (the command's) came first: still a timeout
         return "timeout", f"{exc.backend}\0{exc.seconds}"
+    if isinstance(exc, Interrupted):  # a signal's request, seen by the child first: a stop, not a refusal
+        return "interrupted", f"{exc.number}\0{exc.phase}"
     if isinstance(exc, NotApplicable):
         return "not applicable", str(exc)
     if isinstance(exc, OutOfMemory):

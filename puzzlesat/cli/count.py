@@ -166,9 +166,10 @@ def _how(report: Report, label: str, value: int, limit: int | None) -> str:
         slowest = ", ".join(format_seconds(entry["seconds"]) for entry in cubed["slowest"])
         return (f"{value} (the sum over {cubed['cubes']} cubes on {cubed['executor']} x{cubed['workers']}, "
                 f"{cubed['refuted']} more refuted by propagation; slowest cubes {slowest})")
+    counted = "projected model count" if "shown" in report.size else "model count"
     how = {"enumeration": "every one checked; the last search was UNSAT",
-           "exact counter": "exact projected model count",
-           "probabilistically exact counter": "probabilistically exact projected model count: right with high "
+           "exact counter": f"exact {counted}",
+           "probabilistically exact counter": f"probabilistically exact {counted}: right with high "
                                               "probability"}.get(report.counted_by, report.counted_by)
     if "search" in report.counted_by:  # the puzzle's own search answered a raced count (tasks._count_raced)
         how = f"every one checked; by the solver-free {report.counted_by}"

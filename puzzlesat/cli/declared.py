@@ -32,8 +32,9 @@ class DeclaredOption(click.Option):
         if declared.type is bool:
             attributes |= {"is_flag": True, "flag_value": not declared.default, "default": None}
         else:
-            attributes |= {"type": click_type(declared), "default": declared.default,
-                           "show_default": declared.default is not None}
+            attributes |= {"type": click_type(declared), "show_default": declared.default is not None}
+            if declared.default is not None:  # (click 8.3 on takes an explicit default None for a value given,
+                attributes["default"] = declared.default  # so a required option left out went unnoticed)
         super().__init__([declared.spelling, f"{_declared_prefix(kind)}{declared.name}"], **attributes)
 
 

@@ -61,6 +61,8 @@ def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: An
         fail(limit_message(exc.backend, str(exc)))
         click.echo("s UNKNOWN")
         return 0
+    for warning in report.warnings:  # as comments, which every reader of 's' and 'v' lines skips
+        click.echo(f"c warning: {warning}")
     if report.stopped is not None:  # the best model found, as an evaluation's solver prints it at its limit
         fail(f"{report.stopped.message}; the best model found is printed, not proven optimal")
     if report.status == Status.UNSAT:

@@ -203,11 +203,21 @@ class SupervisedCommand(click.Command):
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         format_grouped_options(self, ctx, formatter)
 
+    def _spelling(self, name: str) -> str:
+        """How the parameter ``name`` is written on the command line (an argument: its name in capitals)."""
+        param = next(param for param in self.params if param.name == name)
+        return name.upper() if isinstance(param, click.Argument) else param.opts[0]
+
     def invoke(self, ctx: click.Context) -> Any:
         memory = ctx.params.pop("max_memory")
         verbosity = take(ctx)
         seconds = ctx.params.get(self.deadline) if self.deadline else None
-        if any(ctx.params.get(name) == "-" for name in self.inputs) and sys.stdin is not None and sys.stdin.isatty():
+        from_stdin = [name for name in self.inputs if ctx.params.get(name) == "-"]
+        if len(from_stdin) > 1:  # the second would read nothing and blame its empty text
+            first, second = (self._spelling(name) for name in from_stdin[:2])
+            raise PuzzlesatError(f"stdin (-) is given for both {first} and {second}: it can be read once; give one "
+                                 "of them as a file")
+        if from_stdin and sys.stdin is not None and sys.stdin.isatty():
             preload_stdin()  # typed at a terminal, which a worker in its own process group cannot read
         memory, lowered = within_hard_limit(memory)
         if lowered and memory is not None and verbosity == VERBOSE:

@@ -119,6 +119,12 @@ class Encoding:
             return size | ({"soft": len(self.soft)} if self.soft else {})
         return {"terms": len(self.terms), "assertions": len(self.assertions)}
 
+    def projection_size(self) -> dict[str, int]:
+        """A count's size entry ``shown``: the variables it is projected on, where they are fewer than
+        all (its report then says "projected model count"); empty otherwise."""
+        shown = len(self.show) + self.free_shown
+        return {"shown": shown} if self.kind == "cnf" and shown < self.declared_vars else {}
+
     def names(self) -> dict[int, str]:
         """Variable id -> readable puzzle meaning, for DIMACS comments and variable maps."""
         if self.pool is None:

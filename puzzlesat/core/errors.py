@@ -76,6 +76,7 @@ class Interrupted(PuzzlesatError):
 
     def __init__(self, number: int, phase: str) -> None:
         self.number = number
+        self.phase = phase
         self.exit_code = 128 + number
         name = signal.Signals(number)
         self.signal_name = name.name

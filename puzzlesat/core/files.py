@@ -48,9 +48,10 @@ def preload_stdin(limit: int | None = MAX_INPUT_BYTES) -> None:
 
 
 def instance_text(puzzle: Puzzle[Any, Any, Any], path: str) -> str:
-    """An instance argument's text: the file's, or the argument itself where the puzzle takes it inline
-    (:meth:`~puzzlesat.core.puzzle.Puzzle.inline`) and no such file exists."""
-    if path != "-" and puzzle.inline(path) and not os.path.lexists(path):
+    """An instance argument's text: the argument itself where the puzzle takes it inline
+    (:meth:`~puzzlesat.core.puzzle.Puzzle.inline`: a URL is the puzzle it spells, even where a file of
+    that relative path exists, since the report names the URL), else the file's."""
+    if path != "-" and puzzle.inline(path):
         return path
     return read_text(path, puzzle.max_input_bytes)
 
@@ -154,25 +155,26 @@ def publish(outputs: list[tuple[str, bytes]]) -> None:
     removes and renames of files that belong together hold an exclusive lock on their directories, so
     that two commands publishing to the same paths (an export and its map) leave one's files or the
     other's, never one file of each."""
-    staged: list[tuple[str, str]] = []  # (temporary file, final path)
+    staged: list[tuple[str, str, str]] = []  # (temporary file, final path, the path as given)
+    current = outputs[0][0]  # the output an error is about
     try:
-        for path, data in outputs:
-            target = _target(path)
+        for current, data in outputs:
+            target = _target(current)
             if target is None:
-                _write_through(path, data)
+                _write_through(current, data)
             else:
-                staged.append((_stage(path, target, data), target))
-        with _locked(sorted({os.path.dirname(target) for _, target in staged}) if len(staged) > 1 else []):
-            for _, target in staged[1:]:
+                staged.append((_stage(current, target, data), target, current))
+        with _locked(sorted({os.path.dirname(target) for _, target, _ in staged}) if len(staged) > 1 else []):
+            for _, target, current in staged[1:]:
                 _remove(target)
-            for tmp, target in staged:
+            for tmp, target, current in staged:
                 os.replace(tmp, target)
     except BrokenPipeError:
         raise
     except OSError as exc:
-        raise _write_error(outputs[0][0], exc) from None
+        raise _write_error(current, exc) from None
     finally:
-        for tmp, _ in staged:
+        for tmp, _, _ in staged:
             _remove(tmp)
 
 

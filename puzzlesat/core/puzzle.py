@@ -101,7 +101,7 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
 
     def inline(self, argument: str) -> bool:
         """Whether a command's instance argument is the puzzle itself, not a file's path (an aquarium's
-        puzz.link URL): read as the file's text when no file of that name exists."""
+        puzz.link URL): read as the file's text, whether or not a file of that name exists."""
         return False
     #: the backend ``solve`` uses when none is chosen (the fastest measured for this puzzle)
     default_backend: str | None = None

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import PuzzlesatError
 from ..core.result import Status
+from ..core.text import lines_of
 from .dimacs import LITERAL
 
 
@@ -65,7 +66,7 @@ def _number(digits: str, path: str, number: int | None) -> int:
 
 def read_answer(text: str, path: str) -> Answer:
     """The answer in ``text``, whichever standard format it is in (see the module docstring)."""
-    lines = text.splitlines()
+    lines = lines_of(text)
     first = next((line.strip() for line in lines if line.strip()), "")
     if first in _MINISAT_WORDS:
         return _minisat(lines, path)

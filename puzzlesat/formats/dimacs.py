@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from ..core.clauses import FlatClauses
 from ..core.encoding import Encoding
-from ..core.errors import PuzzleFormatError
+from ..core.errors import PuzzleFormatError, PuzzlesatError
+from ..core.text import BLANKS, lines_of
 
 #: a DIMACS integer: variables are below 2^31, so ten digits at most (a longer token is refused, not read)
 LITERAL = re.compile(r"-?\d{1,10}")
@@ -82,6 +83,9 @@ def to_wcnf(encoding: Encoding, title: str = "", old_format: bool = False) -> st
     soft = [f"{weight} " + " ".join(map(str, clause)) + " 0" for clause, weight in encoding.soft]
     if old_format:
         top = sum(weight for _, weight in encoding.soft) + 1
+        if top >= WEIGHT_LIMIT:
+            raise PuzzlesatError(f"the soft clauses weigh {top - 1:,} in all: the old format's TOP (that sum + 1) "
+                                 "would be past 2^63 - 1, which its readers refuse; write the 2022 format (wcnf)")
         lines.append(f"p wcnf {encoding.num_vars} {len(encoding.clauses) + len(encoding.soft)} {top}")
         return "\n".join(lines + _clause_lines(encoding.clauses, f"{top} ") + soft) + "\n"
     return "\n".join(lines + _clause_lines(encoding.clauses, "h ") + soft) + "\n"
@@ -189,7 +193,7 @@ def _bulk_clauses(text: str) -> tuple[str, FlatClauses, int] | None:
         return None
     end = text.find("\n", found.start())
     end = len(text) if end < 0 else end + 1
-    if any(line.strip() and line.lstrip()[0] != "c" for line in text[:found.start()].splitlines()):
+    if any(line.strip(BLANKS) and line.lstrip(BLANKS)[0] != "c" for line in lines_of(text[:found.start()])):
         return None  # clauses before the header
     if text.find("+", end) >= 0 or not (text.isascii() or text[end:].isascii()):  # (a comment may be UTF-8)
         return None
@@ -220,8 +224,8 @@ def _read_lines(text: str, path: str, weighted: bool) -> tuple[
     pending: list[int] = []  # a clause may span lines
     weight: int | None = None  # the pending clause's weight (WCNF); -1: hard; None: not read yet
     last_line, end_marker = 0, False
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
+    for number, raw in enumerate(lines_of(text), 1):
+        line = raw.strip(BLANKS)
         if not line:
             continue
         first = line[0]
@@ -229,7 +233,7 @@ def _read_lines(text: str, path: str, weighted: bool) -> tuple[
             end_marker = True
             break
         if first == "c":
-            words = line.split()
+            words = _tokens(line)
             projection = words[3:] if words[:3] == ["c", "p", "show"] else words[2:] if words[:2] == ["c", "ind"] else None
             if projection is not None:
                 show = show if show is not None else []
@@ -241,13 +245,15 @@ def _read_lines(text: str, path: str, weighted: bool) -> tuple[
             header = _header(line, path, number, header, weighted)
             continue
         last_line = number
+        if "c" in line:  # a comment after literals, as kissat, CaDiCaL and MiniSat read it
+            line = _TRAILING_COMMENT.sub("", line)
         if not weighted and not pending:
             numbers = _fast_literals(line)
             if numbers is not None and numbers and numbers[-1] == 0 and 0 not in numbers[:-1]:
                 numbers.pop()
                 clauses.append(tuple(numbers))  # the common case: one clause on one line
                 continue
-        for token in line.split():
+        for token in _tokens(line):
             if weighted and not pending and weight is None:
                 weight = -1 if token == "h" else _weight(token, path, number, raw)
                 continue
@@ -297,11 +303,11 @@ def _first_use(text: str, variable: int, weighted: bool) -> tuple[int | None, in
     weight), for the error that names it: the readers keep no positions, and this runs only then."""
     wanted = {str(variable), f"-{variable}"}
     at_start = True  # the next token starts a clause: in WCNF, its weight
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.lstrip()
+    for number, raw in enumerate(lines_of(text), 1):
+        line = raw.lstrip(BLANKS)
         if not line or line[0] in "cp%":
             continue
-        for token in re.finditer(r"\S+", raw):
+        for token in _TOKEN.finditer(_TRAILING_COMMENT.sub("", raw)):
             if weighted and at_start:
                 at_start = False
                 continue
@@ -314,7 +320,7 @@ def _first_use(text: str, variable: int, weighted: bool) -> tuple[int | None, in
 def _header(line: str, path: str, number: int, seen: tuple[int, int, int | None] | None,
             weighted: bool) -> tuple[int, int, int | None]:
     """``p cnf V C``, or ``p wcnf V C [TOP]`` when ``weighted``: one per file."""
-    words = line.split()
+    words = _tokens(line)
     kind = "wcnf" if weighted else "cnf"
     if seen is not None or len(words) not in ((4, 5) if weighted else (4,)) or words[1] != kind:
         raise PuzzleFormatError(path, number, 1, f"expected one header 'p {kind} VARIABLES CLAUSES"
@@ -332,12 +338,26 @@ def _fast_literals(line: str) -> list[int] | None:
     """The line's integers when every token is a plain DIMACS integer (the common case, read in C);
     None otherwise, and the caller reads token by token to say where the fault is. ``int()`` alone
     would take ``+3``, ``1_0`` and other scripts' digits, which DIMACS does not."""
-    if not line.isascii() or "_" in line or "+" in line:
+    if not line.isascii() or "_" in line or "+" in line or _ODD_SPACE.search(line):
         return None
     try:
         return list(map(int, line.split()))
     except ValueError:
         return None
+
+
+#: a token: what the solvers' readers take between their white space (:data:`~puzzlesat.core.text.BLANKS`)
+_TOKEN = re.compile(f"[^{BLANKS}]+")
+#: the rest of a clause line from a ``c`` that starts a token or ends a number's digits: a comment to the
+#: line's end, as kissat, CaDiCaL (``1 2 c note``) and MiniSat (``1 0c note``) read it
+_TRAILING_COMMENT = re.compile(f"(?:^|(?<=[{BLANKS}0-9]))c.*", re.DOTALL)
+#: ASCII white space of ``str.split()`` that the solvers take for part of a token (and refuse)
+_ODD_SPACE = re.compile("[\x1c-\x1f]")
+
+
+def _tokens(line: str) -> list[str]:
+    """The tokens of a line, split at the solvers' white space only."""
+    return _TOKEN.findall(line)
 
 
 def _shown(tokens: list[str], path: str, number: int, line: str) -> list[tuple[int, int]]:
@@ -363,6 +383,9 @@ def _literal(token: str, path: str, number: int, line: str) -> int:
 
 def _weight(token: str, path: str, number: int, line: str) -> int:
     """A soft clause's weight (or a header's TOP): a positive integer below 2^63."""
+    if re.fullmatch(r"\d{20,}", token):
+        raise PuzzleFormatError(path, number, line.find(token) + 1, f"a weight of {len(token)} digits: weights go "
+                                "from 1 to 2^63 - 1")
     if not WEIGHT.fullmatch(token):
         raise PuzzleFormatError(path, number, line.find(token) + 1, f"'{token[:20]}' is not a weight (a positive "
                                 "integer)")

@@ -146,6 +146,8 @@ class DaskExecutor(Executor):
             raise PuzzlesatError(f"--executor {DASK}{address[:60]}: no such scheduler file")
         where = {"scheduler_file": address} if address.endswith(".json") else \
             {"address": address if "://" in address else f"tcp://{address}"}
+        if where.get("address", "").startswith("tcp://"):
+            _require_dask_speaks(where["address"], address)
         for attempt in range(1, HANDSHAKES + 1):
             try:
                 self.client = Client(**where, timeout=5, set_as_default=False)
@@ -186,6 +188,39 @@ class DaskExecutor(Executor):
 
     def close(self) -> None:
         self.client.close()
+
+
+#: how long a TCP address has to start Dask's handshake (a scheduler sends its own at once, unasked)
+HANDSHAKE_WAIT = 5.0
+
+
+def _require_dask_speaks(url: str, address: str) -> None:
+    """Refuse a TCP address where no Dask scheduler listens, before Dask's client tries it: pointed at
+    a port that reads first and answers later (an HTTP server, Dask's own dashboard), the client sent
+    its handshake, read the answer's first bytes as a frame length of some 10^18 bytes and waited for
+    them for ever. A Dask scheduler writes its handshake as soon as a connection opens: 8 bytes of
+    length, then the number of frames (a few) as 8 more."""
+    import socket
+    import struct
+
+    host, _, port = url.removeprefix("tcp://").rpartition(":")
+    try:
+        connection = socket.create_connection((host.strip("[]"), int(port)), timeout=HANDSHAKE_WAIT)
+    except (OSError, ValueError) as exc:
+        raise PuzzlesatError(f"--executor {DASK}{address[:60]}: no Dask scheduler answers there ({_why(exc)})") from None
+    said = b""
+    with connection:
+        try:
+            while len(said) < 16:
+                chunk = connection.recv(16 - len(said))
+                if not chunk:
+                    break
+                said += chunk
+        except OSError:  # a time-out too: connected, and nothing said
+            pass
+    if len(said) < 16 or not 1 <= struct.unpack("<Q", said[8:16])[0] <= 64:
+        raise PuzzlesatError(f"--executor {DASK}{address[:60]}: something listens there, but not a Dask scheduler "
+                             "(it does not start Dask's handshake: an HTTP port such as the dashboard's?)")
 
 
 def _why(exc: Exception) -> str:

@@ -134,7 +134,7 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
         raise PuzzlesatError(f"{encoding.free_shown:,} shown variables occur in no clause, so the count has more than "
                              f"{encoding.free_shown * 3 // 10:,} digits: puzzlesat counts with up to {MAX_FREE_SHOWN:,} "
                              "of them (each doubles the count)")
-    tally = Tally(0, encoding.size())
+    tally = Tally(0, encoding.size() | encoding.projection_size())
     if request.exact_count:
         with watch.phase("solve"):
             tally.found = backend.count(encoding, request.deadline) << encoding.free_shown

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from abc import ABC, abstractmethod
 from dataclasses import replace
 from functools import partial
@@ -29,12 +30,12 @@ from ..core.options import EncoderOptions
 from ..core.puzzle import Puzzle, Solution
 from ..core.reporting import progress_slot, report_phase
 from ..core.result import Status
-from ..core.timing import Deadline, Stopwatch
+from ..core.timing import Deadline, Stopwatch, since_start
 from .report import NO_BACKEND, Claims, Report, answered
 from .request import Request, encoding_for
 from .satisfy import solve_satisfying
 from .steps import Tally, checked_solution, count_formula, cue_at, refuse_uncountable
-from .stop import Stop
+from .stop import STOPPING, Stop
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -302,7 +303,7 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
         if quick is not None:
             return _searched_report(request, instance, watch, *quick)
         return _race(request, instance, watch, [_by_count(task, alone, instance, niced=True),
-                                                _by_search(request, instance)])
+                                                _by_search(request, instance)], counting=True)
     counter = _exact_counter(request, instance)
     if counter is None:
         return task.count(alone, instance, watch)
@@ -310,7 +311,7 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
     try:
         return _race(request, instance, watch, [_by_count(task, alone, instance, cue=told),
                                                 _by_count(task, replace(alone, backend=counter), instance)],
-                     head_start=QUICK_ENUMERATION, cue=cue)
+                     head_start=QUICK_ENUMERATION, cue=cue, counting=True)
     finally:
         os.close(cue)
         os.close(told)
@@ -372,18 +373,29 @@ def _by_search(request: Request, instance: Any) -> _Racer:
 
 
 def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer], head_start: float = 0.0,
-          cue: int | None = None) -> Report:
+          cue: int | None = None, counting: bool = False) -> Report:
     """The first racer's report, with the parent's times and picture, and what it raced (the first
     racer alone for ``head_start`` seconds, or until it writes to ``cue``: see
     :func:`~puzzlesat.backends.forking.first_forked`; one that answered alone raced nobody, and its
     report says so). Stopped by the deadline or a signal, the racers answer with what they had, and
-    the one that had found the most is the report: it names the method that was making progress."""
+    the one that had found the most is the report: it names the method that was making progress. A
+    ``counting`` race stopped before any racer found anything is a report too (every count 0, UNKNOWN,
+    stopped), as a count on one backend is: the record a stopped count always leaves."""
     report_phase("solve")
+    started = time.monotonic()
     try:
         _, report, raced = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
                                         head_start, [racer.name for racer in racers], found=_lower_bound, cue=cue)
-    except SolverTimeout:  # named after every racer: the limit message says none of them answered
-        raise SolverTimeout(" and ".join(racer.name for racer in racers), request.deadline.seconds or 0.0) from None
+    except STOPPING as stop:  # no racer had anything to hand back
+        named = SolverTimeout(" and ".join(racer.name for racer in racers), request.deadline.seconds or 0.0)
+        if not counting:  # named after every racer: the limit message says none of them answered
+            raise (named if isinstance(stop, SolverTimeout) else stop) from None
+        # a count stopped before its first solution: a record all the same, nothing found (UNKNOWN)
+        counts = {label: 0 for label, _ in request.puzzle.count_variants(request.options)}
+        report = _count_report(request, instance, Stopwatch(), counts, {}, (), Claims(request, watch), "enumeration",
+                               False, (), Stop.of(named if isinstance(stop, SolverTimeout) else stop,
+                                                  since_start(started)))
+        raced = True
     watch.times.update(report.times)
     return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
                    raced=tuple(racer.name for racer in racers) if raced else ())

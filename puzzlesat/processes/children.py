@@ -81,6 +81,20 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
+def default_signals() -> None:
+    """A forked child's ending signals back to their defaults, and no wakeup descriptor: a command's
+    worker passes such signals on to its supervisor (:func:`~puzzlesat.processes.supervisor._pass_signals_on`),
+    and a child of it, killed by one, must die as before, not write to the worker's pipe and run on."""
+    from ..core.errors import ENDING_SIGNALS
+
+    try:
+        signal.set_wakeup_fd(-1)
+    except ValueError:  # not the main thread (Python keeps the forking thread as main: not seen)
+        return
+    for number in ENDING_SIGNALS:
+        signal.signal(number, signal.SIG_DFL)
+
+
 def silence_descriptor_2() -> None:
     """Point file descriptor 2, where native code writes (libstdc++'s "terminate called after throwing an
     instance of 'std::bad_alloc'"), at /dev/null: those lines would come beside the command's own."""

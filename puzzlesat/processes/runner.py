@@ -32,7 +32,13 @@ from typing import Any, Generic, TypeVar
 from ..core.errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
 from ..core.reporting import STOP_POLL, check_stop, memory_message
 from ..core.timing import UNLIMITED, Deadline
-from .children import die_with_parent, forget_other_threads_imports, no_compilation_elsewhere, silence_descriptor_2
+from .children import (
+    default_signals,
+    die_with_parent,
+    forget_other_threads_imports,
+    no_compilation_elsewhere,
+    silence_descriptor_2,
+)
 
 T = TypeVar("T")
 
@@ -86,6 +92,7 @@ def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> No
     ForkProcess-1:") would be lines beside the command's one-line message. A child that cannot send its
     report (out of memory while making it) ends at once; the parent sees it die and says why in one line."""
     forget_other_threads_imports()  # before anything here imports (die_with_parent: ctypes)
+    default_signals()
     die_with_parent()
     if own_group:
         os.setpgid(0, 0)
@@ -111,22 +118,53 @@ def _memory_cap() -> int | None:
 
 
 def died_of_memory(exitcode: int | None) -> bool:
-    """Whether a child's end says it ran out of memory: a MemoryError it could not report, a native
-    allocation that aborted (SIGABRT), the kernel's OOM killer (SIGKILL, as far as one can tell), or,
-    under a memory cap, a crash (SIGSEGV: native code that did not check a failed allocation, seen in
-    the reference of a 20x20 jig under --max-memory 350M)."""
-    return exitcode in (EXIT_MEMORY_UNSAID, -signal.SIGABRT, -signal.SIGKILL) or (
-        exitcode == -signal.SIGSEGV and _memory_cap() is not None)
+    """Whether a child's end says it ran out of memory: a MemoryError it could not report, or a death
+    that running out of memory causes (a native allocation that aborted, SIGABRT; native code that did
+    not check a failed allocation, SIGSEGV, seen in the reference of a 20x20 jig under --max-memory
+    350M; the kernel's OOM killer, SIGKILL) when the children's peak memory came near the limit
+    (:func:`near_memory_limit`). Any other death is a crash, named by its signal: D4 dying of SIGFPE on
+    an empty formula is D4's fault, and an outside ``kill -9`` is no memory shortage."""
+    if exitcode == EXIT_MEMORY_UNSAID:
+        return True
+    return exitcode in (-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGKILL) and near_memory_limit()
+
+
+#: the share of the memory limit a child's peak resident memory reaches before its death by SIGABRT,
+#: SIGSEGV or SIGKILL is taken for running out of memory (the cap limits address space, which is
+#: larger than resident memory by the libraries mapped: numba's LLVM alone maps some 100 MB)
+NEAR_LIMIT = 0.5
+
+
+def near_memory_limit() -> bool:
+    """Whether the largest child this process has reaped came near the memory limit: the address-space
+    cap it runs under (``--max-memory``), else the machine's memory (the OOM killer's). Python keeps
+    no per-child peak, so the peak is the largest of every reaped child's: an earlier large child can
+    make a crash read as memory, never the other way round."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # kilobytes on Linux
+    limit = _memory_cap()
+    if limit is None:
+        try:
+            limit = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError):
+            return True
+    return peak >= limit * NEAR_LIMIT
 
 
 def death_message(exitcode: int | None) -> str:
-    """Why a child died, as its parent says it (see :func:`died_of_memory`), or its exit code."""
-    if not died_of_memory(exitcode):
-        return f"its process died (exit code {exitcode})"
-    said = memory_message(None, _memory_cap())
-    if exitcode in (EXIT_MEMORY_UNSAID, -signal.SIGABRT):
-        return said
-    return f"killed ({signal.Signals(-(exitcode or 0)).name}): {said.replace('out of memory', 'out of memory?', 1)}"
+    """Why a child died, as its parent says it (see :func:`died_of_memory`): out of memory, a crash or
+    kill by a signal, named, or its exit code."""
+    if died_of_memory(exitcode):
+        said = memory_message(None, _memory_cap())
+        if exitcode in (EXIT_MEMORY_UNSAID, -signal.SIGABRT):
+            return said
+        return f"killed ({signal.Signals(-(exitcode or 0)).name}): {said.replace('out of memory', 'out of memory?', 1)}"
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        return f"killed by {name}" if -exitcode in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT) else (
+            f"crashed ({name}: {signal.strsignal(-exitcode) or name})")
+    return f"its process died (exit code {exitcode})"
 
 
 class _Worker(Child):

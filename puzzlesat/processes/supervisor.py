@@ -10,7 +10,8 @@ kernel's OOM killer, a SIGKILL, a signal that arrives inside C++). So the comman
   limit covers), the supervisor kills its whole process group and names the phase it was in;
 - **memory**: the worker's address space is capped with ``setrlimit`` (its children inherit the cap),
   so exhaustion is a ``MemoryError`` (or a dead worker), reported in one line, never swapping;
-- **signals**: SIGINT, SIGTERM and SIGHUP reach the supervisor, which asks the worker to stop
+- **signals**: SIGINT, SIGTERM and SIGHUP reach the supervisor (or the worker, which passes them on:
+  :func:`_pass_signals_on`), which asks the worker to stop
   (:func:`~puzzlesat.core.reporting.ask_to_stop`), so that a count can say what it had found; a worker
   that has not ended by itself :data:`STOP_GRACE` later (or at a second signal) is ended with its whole
   group (every descendant also dies with its parent, see :mod:`.children`); the command exits 128 + the
@@ -61,14 +62,13 @@ STOP_GRACE = 1.0
 
 
 def _worker_main(run: Callable[[], int], limits: Limits, channel: int, progress: mmap.mmap, scratch: str,
-                 supervisor: int) -> None:
+                 supervisor: int, signals: int) -> None:
     """The forked worker: its own group, its limits, then the command; never returns."""
     code = EXIT_INTERNAL
     try:
         os.setpgid(0, 0)
         die_with_parent(supervisor)
-        for number in ENDING_SIGNALS:
-            signal.signal(number, signal.SIG_DFL)
+        _pass_signals_on(signals)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)
         tempfile.tempdir = scratch
         os.environ["TMPDIR"] = scratch  # external solver binaries put their files there too
@@ -82,6 +82,25 @@ def _worker_main(run: Callable[[], int], limits: Limits, channel: int, progress:
         code = EXIT_MEMORY_UNSAID
     finally:
         os._exit(code)
+
+
+def _pass_signals_on(signals: int) -> None:
+    """A signal sent to the worker alone (``kill WORKER``) is the supervisor's to handle, as if sent to
+    the command: the worker's stop keeps what it had found only when the supervisor asks for it
+    (:func:`~puzzlesat.core.reporting.ask_to_stop`) and gives it time. Python's C-level handler writes
+    the signal's number to ``signals`` (a pipe the supervisor watches) the moment it arrives, even
+    while the worker runs native code for minutes (it writes every handled signal's: the supervisor
+    reads past its timers' SIGALRM); the Python-level handler does nothing more.
+    (Killed by it outright, as before, the worker lost everything it had found.) The worker's forked
+    children take the default back (:func:`~puzzlesat.processes.children.default_signals`)."""
+    os.set_blocking(signals, False)
+    for number in ENDING_SIGNALS:
+        signal.signal(number, _passed_on)
+    signal.set_wakeup_fd(signals, warn_on_full_buffer=False)
+
+
+def _passed_on(number: int, frame: object) -> None:
+    """The worker's handler of an ending signal: its wakeup byte has told the supervisor already."""
 
 
 def _quiet_native_stderr() -> None:
@@ -128,13 +147,16 @@ def supervise(run: Callable[[], int], limits: Limits, fail: Callable[[str], None
         scratch = tempfile.mkdtemp(prefix="puzzlesat-")
         progress = new_progress()
         read_end, write_end = os.pipe()
+        signals_read, signals_write = os.pipe()  # the signals sent to the worker alone, passed on
         supervisor = os.getpid()
         pid = os.fork()
         if pid == 0:
             os.close(read_end)
-            _worker_main(run, limits, write_end, progress, scratch, supervisor)
+            os.close(signals_read)
+            _worker_main(run, limits, write_end, progress, scratch, supervisor, signals_write)
         os.close(write_end)
-        watch = _Watch(pid, read_end, progress)
+        os.close(signals_write)
+        watch = _Watch(pid, read_end, progress, signals_read)
         try:
             os.setpgid(pid, pid)  # also done by the worker: whichever runs first, the group exists
         except OSError:
@@ -192,10 +214,12 @@ def _real_streams() -> bool:
 class _Watch:
     """The worker seen from the supervisor: its messages, its end, its clean-up."""
 
-    def __init__(self, pid: int, channel: int, progress: mmap.mmap) -> None:
+    def __init__(self, pid: int, channel: int, progress: mmap.mmap, signals: int) -> None:
         self.progress = progress
         self.pid = pid
         self.channel: int | None = channel
+        #: the signals the worker passes on (:func:`_pass_signals_on`), one byte each
+        self.signals: int | None = signals
         self.phase = "start"
         self.temps: list[str] = []
         self.said = False
@@ -261,12 +285,20 @@ class _Watch:
         return EXIT_INTERNAL
 
     def _wait(self, left: float | None) -> None:
-        watched = [fd for fd in (self.channel, self.pidfd) if fd is not None]
+        watched = [fd for fd in (self.channel, self.pidfd, self.signals) if fd is not None]
         # without a pidfd (not Linux), the worker's end is noticed by polling
         step = left if self.pidfd is not None else min(0.05, left if left is not None else 0.05)
         ready, _, _ = select.select(watched, [], [], None if step is None else max(0.0, step))
         if self.channel in ready:
             self._read()
+        if self.signals is not None and self.signals in ready:
+            passed = os.read(self.signals, 64)
+            if not passed:  # the worker has ended
+                os.close(self.signals)
+                self.signals = None
+            ending = [number for number in passed if number in ENDING_SIGNALS]  # (its timers' SIGALRM too)
+            if ending and self.code is None:  # as if the signal had been sent to the command
+                raise _Signalled(ending[0])
 
     def _read(self) -> None:
         if self.channel is None:
@@ -301,10 +333,10 @@ class _Watch:
         if self.status is None:
             _, self.status = os.waitpid(self.pid, 0)
         self._read()
-        for fd in (self.channel, self.pidfd):
+        for fd in (self.channel, self.pidfd, self.signals):
             if fd is not None:
                 os.close(fd)
-        self.channel = self.pidfd = None
+        self.channel = self.pidfd = self.signals = None
         for path in self.temps:
             try:
                 os.unlink(path)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..core.errors import PuzzlesatError
+from ..core.text import lines_of
 
 
 class ProofFormatError(PuzzlesatError):
@@ -37,7 +38,7 @@ def read_proof(data: bytes | str | Iterable[str], name: str = "proof") -> list[S
             data = data.decode("ascii")
         except UnicodeDecodeError as exc:
             raise ProofFormatError(f"{name}: byte {exc.start}: not a DRAT proof (neither text nor binary)") from None
-    lines = data.splitlines() if isinstance(data, str) else data
+    lines = lines_of(data) if isinstance(data, str) else data
     return read_text(lines, name)
 
 

@@ -11,7 +11,7 @@ from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...pipeline.tasks import Optimize
 from .check import check as _check
-from .instance import AmphipodInstance
+from .instance import MAX_DEPTH, AmphipodInstance
 from .instance import parse as _parse
 from .solution import AmphipodSolution, Plan
 
@@ -42,7 +42,7 @@ class Amphipod(Puzzle[AmphipodInstance, AmphipodSolution, EncoderOptions]):
         "too, by the SAT solver).\n\n\b\nExample:\n"
         "  puzzlesat generate amphipod --rooms 5 --depth 3 --seed 1 -o burrow.txt",
         (Option("rooms", int, "Rooms (types A, B, ...).", default=4, minimum=1, maximum=10),
-         Option("depth", int, "Slots per room.", default=2, minimum=1)),
+         Option("depth", int, "Slots per room.", default=2, minimum=1, maximum=MAX_DEPTH)),
         _generate)
     #: RC2 raced on two solvers, whole computations in two processes: glucose4 is faster on the AoC
     #: burrows and up to 6 rooms x 4 (6x4: 0.44 s against 0.66 s), CaDiCaL on 6 x 6 (1.7 s against 2.7 s);

@@ -9,9 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...core.errors import PuzzleFormatError
+from ...core.text import lines_of
 from .burrow import LETTERS, Burrow
 
 UNFOLD_LINES = ((3, 2, 1, 0), (3, 1, 0, 2))  # D C B A / D B A C
+#: the deepest rooms read (and generated): AoC's are 2 and 4 deep, and an encoding's size grows with the
+#: square of the slots; a 64 MiB file of deeper rooms would only be refused later for memory or time
+MAX_DEPTH = 50
 
 
 @dataclass(frozen=True)
@@ -21,7 +25,7 @@ class AmphipodInstance:
 
 
 def parse_burrow(text: str, path: str) -> Burrow:
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    lines = [line.rstrip() for line in lines_of(text)]
     while lines and not lines[-1]:
         lines.pop()
 
@@ -52,6 +56,8 @@ def parse_burrow(text: str, path: str) -> Burrow:
         row += 1
     if not room_lines:
         raise fail(2, None, "no room line below the hallway")
+    if len(room_lines) > MAX_DEPTH:
+        raise fail(room_lines[MAX_DEPTH], None, f"rooms {len(room_lines)} deep: this toolkit's limit is {MAX_DEPTH}")
     if row >= len(lines) or set(lines[row].strip()) != {"#"}:
         raise fail(min(row, len(lines) - 1), None, "expected the bottom wall ('#' only) below the rooms")
     if row + 1 < len(lines):

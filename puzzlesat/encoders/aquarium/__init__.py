@@ -11,7 +11,7 @@ from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
 from ...pipeline.tasks import Satisfy
 from . import check as _check
-from .instance import AquariumInstance
+from .instance import MAX_SIDE, AquariumInstance
 from .instance import parse as _parse
 from .options import AquariumOptions
 from .solution import AquariumForced, AquariumSolution
@@ -44,14 +44,14 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
         "  puzzlesat generate aquarium --size 15 --difficulty hard --seed 3 -o hard.txt\n"
         "  puzzlesat generate aquarium --size 10 --hide 8 --seed 2 -o sparse.txt\n"
         "  puzzlesat generate aquarium --size 8 --cols 12 --seed 1 -o wide.txt",
-        (Option("size", int, "Grid size N (N x N).", minimum=2, required=True),
+        (Option("size", int, "Grid size N (N x N).", minimum=2, maximum=MAX_SIDE, required=True),
          Option("difficulty", str, "Keep the first candidate (from --seed on) whose explanation's widest step "
                                    "needs 1 fact (easy), 2-4 (normal) or 5 or more (hard); `puzzlesat explain` "
                                    "shows why.", choices=("easy", "normal", "hard")),
          Option("hide", int, "Take away up to this many clues, each only where the solver still proves the "
                              "solution unique; the puzzle is then written as a puzz.link URL.", minimum=0),
          Option("cols", int, "Grid width, where it differs from --size (a rectangle of --size rows, written as a "
-                             "puzz.link URL).", minimum=2, maximum=200)),
+                             "puzz.link URL).", minimum=2, maximum=MAX_SIDE)),
         _generate)
 
     reading_options = (

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ...core.errors import PuzzleFormatError, PuzzlesatError
+from ...core.text import lines_of
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def _numbers(text: str, start: int, sep: str, what: str, path: str) -> list[int]
 
 
 def parse(text: str, path: str) -> AquariumInstance:
-    lines = [line for line in text.replace("\r\n", "\n").split("\n")]
+    lines = lines_of(text)
     while lines and not lines[-1].strip():
         lines.pop()
     if not lines:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ...core.errors import PuzzleFormatError
+from ...core.errors import PuzzleFormatError, PuzzlesatError
 from .instance import MAX_SIDE, AquariumInstance
 
 #: the hosts whose player pages pzprjs serves, and the page each puts the puzzle after
@@ -58,7 +58,7 @@ def parse_url(text: str, path: str) -> AquariumInstance:
     sizes = []
     for what in ("COLS", "ROWS"):
         token = parts[at]
-        if not re.fullmatch(r"[1-9]\d{0,3}", token):
+        if not re.fullmatch(r"[1-9]\d{0,8}", token):
             raise _fault(path, column, f"{what} '{token[:20]}' is not a positive number")
         if int(token) > MAX_SIDE:
             raise _fault(path, column, f"{what} {token} is over this toolkit's limit of {MAX_SIDE}")
@@ -156,8 +156,18 @@ def _rooms(walls: frozenset[tuple[tuple[int, int], tuple[int, int]]], width: int
 
 
 def to_url(instance: AquariumInstance) -> str:
-    """The puzzle as puzz.link's URL, spelt as pzprjs spells it (a URL read and written is the same)."""
+    """The puzzle as puzz.link's URL, spelt as pzprjs spells it (a URL read and written is the same).
+    A URL spells walls, and its regions are the rooms they close: a region in separate pieces (a task
+    string may number two pieces alike) cannot be written, nor a clue past :data:`MAX_CLUE`; either is
+    refused in one line, since what would be written is another puzzle."""
     height, width, walls = instance.height, instance.width, instance.wall_set
+    rooms = {room for line in _rooms(walls, width, height) for room in line}
+    regions = {region for line in instance.regions for region in line}
+    if len(rooms) != len(regions):
+        separate = next(region for region in sorted(regions) if _pieces(instance, region) > 1)
+        name = instance.source or "the puzzle"
+        raise PuzzlesatError(f"{name}: region {separate} is in {_pieces(instance, separate)} separate pieces, and a "
+                             "puzz.link URL's regions are the rooms its walls close: the URL would be another puzzle")
     beside = [((r, c), (r, c + 1)) in walls for r in range(height) for c in range(width - 1)]
     below = [((r, c), (r + 1, c)) in walls for r in range(height - 1) for c in range(width)]
     borders = _bits(beside) + _bits(below)
@@ -169,12 +179,29 @@ def to_url(instance: AquariumInstance) -> str:
                 clues, blanks = clues + "z", 0
             continue
         if count > MAX_CLUE:
-            raise ValueError(f"a clue of {count} is past what puzz.link's URL holds ({MAX_CLUE})")
+            raise PuzzlesatError(f"{instance.source or 'the puzzle'}: a clue of {count} is past what puzz.link's URL "
+                                 f"holds ({MAX_CLUE})")
         clues += _run(blanks) + (format(count, "x") if count < 16 else f"-{count:02x}")
         blanks = 0
     clues += _run(blanks)
     rule = "r/" if instance.region_rule else ""
     return f"https://puzz.link/p?aquarium/{rule}{width}/{height}/{borders}/{clues}"
+
+
+def _pieces(instance: AquariumInstance, region: int) -> int:
+    """How many separate pieces (cells joined side by side) ``region`` is in."""
+    cells = {(r, c) for r, line in enumerate(instance.regions) for c, g in enumerate(line) if g == region}
+    pieces = 0
+    while cells:
+        pieces += 1
+        stack = [cells.pop()]
+        while stack:
+            r, c = stack.pop()
+            for near in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if near in cells:
+                    cells.remove(near)
+                    stack.append(near)
+    return pieces
 
 
 def _run(blanks: int) -> str:

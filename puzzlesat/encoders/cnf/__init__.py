@@ -169,10 +169,31 @@ def unchanged_file(source: str, text: str) -> str | None:
     return path if unchanged else None
 
 
-def file_model(encoding: Encoding, model: CnfModel | SmtModel, num_vars: int) -> tuple[int, ...]:
-    """The file's literals, one per variable 1..V, that a model of its :func:`file_encoding` gives."""
+#: the most declared variables past the last used one that a model names (false, as CaDiCaL, kissat and
+#: PicoSAT print them); past that (a header of a billion variables) a model stops at the last used one,
+#: and a reading note says so
+MAX_NAMED_FREE = 1 << 20
+
+
+def file_model(encoding: Encoding, model: CnfModel | SmtModel, formula: Dimacs) -> tuple[int, ...]:
+    """The file's literals, one per variable 1..V of its header, that a model of its
+    :func:`file_encoding` gives: the variables no clause uses are false (:data:`MAX_NAMED_FREE`)."""
     assert isinstance(encoding, FileEncoding), "a formula file's own encoding"
-    return tuple(v if model.value(encoding.offset + v) else -v for v in range(1, num_vars + 1))
+    used = tuple(v if model.value(encoding.offset + v) else -v for v in range(1, formula.num_vars + 1))
+    return used + tuple(range(-formula.num_vars - 1, -named_variables(formula) - 1, -1))
+
+
+def named_variables(formula: Dimacs) -> int:
+    """How many variables a model names: every declared one, within :data:`MAX_NAMED_FREE`."""
+    return formula.declared if formula.free <= MAX_NAMED_FREE else formula.num_vars
+
+
+def model_notes(formula: Dimacs) -> tuple[str, ...]:
+    """The reading note of a header too large for its models to name every variable."""
+    if named_variables(formula) == formula.declared:
+        return ()
+    return (f"the header declares {formula.declared:,} variables and the clauses use {formula.num_vars:,}: "
+            f"models name the used ones only (all declared up to {MAX_NAMED_FREE:,} unused ones)",)
 
 
 def falsified(clauses: Sequence[tuple[int, ...]], literals: tuple[int, ...]) -> list[str]:
@@ -213,7 +234,7 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
         return CnfInstance.read(parse_dimacs(text, path), path, text)
 
     def reading_notes(self, instance: CnfInstance) -> tuple[str, ...]:
-        return instance.formula.warnings
+        return instance.formula.warnings + model_notes(instance.formula)
 
     def build(self, instance: CnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
         encoding = file_encoding(instance.formula, vpool, instance.shown, free_shown=instance.free_shown)
@@ -224,7 +245,9 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
         return instance.original
 
     def decode(self, instance: CnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> CnfSolution:
-        return CnfSolution(file_model(encoding, model, instance.formula.num_vars), instance.shown)
+        literals = file_model(encoding, model, instance.formula)
+        shown = instance.shown if instance.formula.show is not None else range(1, len(literals) + 1)
+        return CnfSolution(literals, shown)
 
     def check(self, instance: CnfInstance, solution: CnfSolution) -> list[str]:
         return assigns_all(instance.formula, solution.literals) or falsified(instance.formula.clauses, solution.literals)

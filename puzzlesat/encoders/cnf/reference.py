@@ -8,6 +8,8 @@ What it reads, from the definitions (DIMACS CNF as the SAT competitions state it
 MaxSAT evaluations' WCNF before and since 2022, the model-counting competition's projection):
 
 - ``c`` lines are comments, except ``c p show V... 0`` and ``c ind V... 0``, which name the projection;
+  so is the rest of a line from a ``c`` that starts a token or follows a number's digits (kissat,
+  CaDiCaL and MiniSat read ``1 2 c note`` and ``1 0c note`` so);
 - ``p cnf VARS CLAUSES`` (or ``p wcnf VARS CLAUSES [TOP]``) declares the variables 1..VARS;
 - a clause is the integers up to the next 0, across lines; in WCNF its first token is ``h`` (hard) or
   its weight, and in the old format a weight of at least TOP is hard;
@@ -40,7 +42,7 @@ def read(text: str, weighted: bool = False) -> Read:
     top: int | None = None
     tokens: list[str] = []
     projection: list[int] | None = None
-    for line in text.split("\n"):
+    for line in text.split("\n"):  # lines end at \n alone, as in every solver's reader
         words = line.split()
         if not words:
             continue
@@ -57,7 +59,12 @@ def read(text: str, weighted: bool = False) -> Read:
             variables = int(words[2])
             top = int(words[4]) if len(words) > 4 else None
             continue
-        tokens.extend(words)
+        for word in words:  # a comment may follow literals: from a token that starts with c, or a c after digits
+            number, comment, _ = word.partition("c")
+            if number:
+                tokens.append(number)
+            if comment:
+                break
     hard, soft = _clauses(tokens, top, weighted)
     if variables is None:  # the 2022 WCNF format has no header: its variables are the ones it uses
         variables = max((abs(lit) for clause in hard + [c for c, _ in soft] for lit in clause), default=0)

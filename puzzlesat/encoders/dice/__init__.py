@@ -11,7 +11,7 @@ from ...core.errors import PuzzlesatError
 from ...core.model import CnfModel, SmtModel
 from ...core.puzzle import Puzzle
 from .check import check_part1, check_universe
-from .instance import DiceInstance, Game
+from .instance import MAXIMA, DiceInstance, Game
 from .instance import parse as _parse
 from .options import DiceOptions
 from .solution import DiceSolution, Part1, Universe
@@ -59,7 +59,7 @@ class Dice(Puzzle[DiceInstance, DiceAnswer, DiceOptions]):
         "Random starting positions for Dirac Dice (the game's other parameters are options of solve).",
         "\b\nExample:\n  puzzlesat generate dice --seed 3 -o dice.txt",
         (Option("track", int, "Track length (starts are drawn from 1..track; solve with the same --track).",
-                default=10, minimum=1),),
+                default=10, minimum=1, maximum=MAXIMA["track"]),),
         _generate)
     #: the frontier sweep along the turn order counts the split tracks fastest: 0.06 s a player at target
     #: 21 (D4 0.8-1.0 s), 2.2 s at target 100 (D4: none in 600 s at 50)

@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...core.errors import PuzzleFormatError, PuzzlesatError
+from ...core.text import lines_of
 
 #: numbers of at most 9 digits: a longer one is no position (and Python refuses over 4,300 digits)
 _LINE = re.compile(r"^Player (\d{1,9}) starting position: *(-?\d{1,9})$")
@@ -50,7 +51,7 @@ class DiceInstance:
 def parse(text: str, path: str, game: Game | None = None) -> DiceInstance:
     game = game or Game()
     game.check()
-    lines = [(n, line.strip()) for n, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1) if line.strip()]
+    lines = [(n, line.strip()) for n, line in enumerate(lines_of(text), 1) if line.strip()]
     starts = {}
     for number, line in lines:
         match = _LINE.match(line)

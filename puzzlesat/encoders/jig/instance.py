@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...core.errors import PuzzleFormatError
+from ...core.text import lines_of
 
 Sides = tuple[int, int, int, int]
 #: at most 9 digits: larger numbers are no size or tab (and Python refuses over 4,300)
@@ -40,7 +41,7 @@ def parse(text: str, path: str) -> JigInstance:
     ids: list[int] = []
     pieces: list[Sides] = []
     seen: dict[int, int] = {}
-    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+    for number, raw in enumerate(lines_of(text), 1):
         line = raw.split("#", 1)[0]
         fields = line.split()
         if not fields:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...core.errors import PuzzleFormatError
+from ...core.text import lines_of
 
 #: tile ids of at most 9 digits (a longer number is no tile id, and Python refuses over 4,300 digits)
 _HEADER = re.compile(r"Tile (\d{1,9}):")
@@ -30,7 +31,7 @@ MAX_TILE = 100
 
 
 def parse(text: str, path: str, rows: int | None = None, cols: int | None = None) -> JigsawInstance:
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = lines_of(text)
     ids: list[int] = []
     tiles: list[tuple[str, ...]] = []
     seen: dict[int, int] = {}

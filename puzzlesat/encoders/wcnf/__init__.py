@@ -13,7 +13,7 @@ from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
 from ...formats.dimacs import parse_dimacs
 from ...pipeline.tasks import Optimize
-from ..cnf import FileInstance, assigns_all, falsified, file_encoding, file_model, reference, require_walkable
+from ..cnf import FileInstance, assigns_all, falsified, file_encoding, file_model, model_notes, reference, require_walkable
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -57,13 +57,13 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
         return WcnfInstance.read(parse_dimacs(text, path, weighted=True), path, text)
 
     def reading_notes(self, instance: WcnfInstance) -> tuple[str, ...]:
-        return instance.formula.warnings
+        return instance.formula.warnings + model_notes(instance.formula)
 
     def build(self, instance: WcnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
         return file_encoding(instance.formula, vpool, list(range(1, instance.formula.num_vars + 1)), soft=True)
 
     def decode(self, instance: WcnfInstance, encoding: Encoding, model: CnfModel | SmtModel) -> WcnfSolution:
-        literals = file_model(encoding, model, instance.formula.num_vars)
+        literals = file_model(encoding, model, instance.formula)
         return WcnfSolution(literals, instance.cost(literals))
 
     def check(self, instance: WcnfInstance, solution: WcnfSolution) -> list[str]:
