@@ -85,7 +85,7 @@ def sweep(rows: list[str]) -> None:
     runs = [Run("jig", str(p), method, 0) for p in files for method in ("reference", backend)]
 
     def all_runs(executor):
-        return run_on(executor, runs, puzzles, 60)
+        return run_on(executor, runs, puzzles, 60)[0]
 
     first, t1 = on_cluster(1, all_runs)
     second, t2 = on_cluster(2, all_runs)

@@ -557,7 +557,7 @@ def bench_command_table(lines: list[str]) -> None:
     runs += plan([puzzles["aquarium"], puzzles["jigsaw"]], None, ["pysat:glucose4", "pysat:kissat404", "z3",
                                                 "portfolio:cadical195+glucose4"], 3)
     unique = list(dict.fromkeys(runs))  # the reference appears in both plans
-    lines += [to_markdown(summarize(run_all(unique, partial(measure, puzzles), 1, 30.0))), ""]
+    lines += [to_markdown(summarize(run_all(unique, partial(measure, puzzles), 1, 30.0)[0])), ""]
 
 
 def section_name(heading: str) -> str:

@@ -28,6 +28,7 @@ from pysat.formula import CNF, WCNF, IDPool
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
 from .core.puzzle import Puzzle
+from .core.timing import Deadline
 from .encoders import get_puzzle
 from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, cross_check
 from .pipeline.explaining import Explained, explain_instance
@@ -191,17 +192,18 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
                   listing=listing, limit=limit)
 
 
-def explain(puzzle: str, instance: Any, certify: bool = False) -> Explained:
+def explain(puzzle: str, instance: Any, certify: bool = False, timeout: float | None = None) -> Explained:
     """Explain as ``puzzlesat explain`` does: the steps from nothing known to the solution (each the facts
     it uses and the cells they force), every step replayed, the solution checked; ``explanation.solved``
-    is False for a puzzle with no solution (``conflict``) or several (``differing``).
+    is False for a puzzle with no solution (``conflict``) or several (``differing``). Stopped by its
+    ``timeout`` (seconds), it returns the steps found by then, replayed: ``stopped`` says why.
 
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> explained = puzzlesat.explain("aquarium", grid)
     >>> explained.explanation.difficulty
     {'steps': 10, 'widest': 1}
     """
-    return explain_instance(_puzzle_of(puzzle, instance), instance, certify=certify)
+    return explain_instance(_puzzle_of(puzzle, instance), instance, certify=certify, deadline=Deadline.after(timeout))
 
 
 def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, timeout: float = DEFAULT_METHOD_LIMIT,

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..processes.runner import Child
 
 from ..core.errors import BackendError, NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
-from ..core.reporting import STOP_POLL, check_stop, stop_requested
+from ..core.reporting import STOP_POLL, check_stop, hands_back, stop_requested
 from ..core.timing import Deadline
 
 #: what a forked call returns (sent back through a pipe, so picklable)
@@ -79,11 +79,22 @@ def call_with_timeout(fn: Callable[[], T], deadline: Deadline, backend: str) -> 
 
     Most PySAT solvers (CaDiCaL, Kissat, Lingeling, CryptoMiniSat) cannot be interrupted, so a limit is
     enforced by running the call in a forked child that is killed when time is up. The child inherits
-    the loaded solver through fork, so nothing is rebuilt; its result comes back through a pipe.
+    the loaded solver through fork, so nothing is rebuilt; its result comes back through a pipe. In a
+    command's worker the call is forked without a limit too (:func:`stoppable`).
     """
-    if deadline.end is None:
+    if not stoppable(deadline):
         return fn()
     return run_forked([fn], deadline, backend)[0]
+
+
+def stoppable(deadline: Deadline) -> bool:
+    """Whether a solver call must run where it can be stopped at any moment: under a time limit, or in a
+    command's process that hands back what it found when a signal asks the command to stop
+    (:func:`~puzzlesat.core.reporting.hands_back`: native code in this process would not look at the
+    request, and the supervisor would end the worker a second later with nothing of what it had found
+    said: a signal is a limit). A fork costs a few milliseconds; a library caller with no limit, and a
+    cube's or a portfolio member's process (killed by its parent), run the call in their own process."""
+    return deadline.end is not None or hands_back()
 
 
 class Stopped(PuzzlesatError):

@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
+from ..core.reporting import STOP_POLL, check_stop, killed_when_stopped
 from ..core.result import Result
 from ..core.timing import UNLIMITED, Deadline
 from ..processes.runner import Child
@@ -145,6 +146,7 @@ def _serve(conn: Connection, worker: _Worker) -> None:
     """Worker process: run the one call, or keep one session and answer requests until killed.
     Ctrl-C is the parent's to handle (it kills the workers), so workers ignore it and stay quiet."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    killed_when_stopped()  # its calls run here: the parent kills it when the command is asked to stop
     member = worker.member
     try:
         if worker.call is not None:
@@ -180,9 +182,12 @@ def _race(workers: list[_Worker], request: tuple[Any, ...] | None, deadline: Dea
     errors = []
     try:
         while pending:
-            ready = wait(list(pending), deadline.left(at_least=0.0))
+            ready = wait(list(pending), deadline.left(most=STOP_POLL, at_least=0.0))
+            check_stop()  # a signal's request: the members are killed, as at the deadline
             if not ready:
-                raise SolverTimeout(name, deadline.seconds or 0.0)
+                if deadline.passed():
+                    raise SolverTimeout(name, deadline.seconds or 0.0)
+                continue
             for answered in ready:
                 worker = pending.pop(answered)
                 try:

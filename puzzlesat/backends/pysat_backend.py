@@ -15,7 +15,7 @@ from ..core.model import CnfModel
 from ..core.result import Result, Status
 from ..core.timing import UNLIMITED, Deadline
 from .base import Backend, Capability, Session
-from .forking import call_with_timeout, stream_forked
+from .forking import call_with_timeout, stoppable, stream_forked
 
 if TYPE_CHECKING:
     from ..proofs.certificate import Certificate
@@ -173,7 +173,7 @@ class PysatSession(Session):
         cost a fork and the learnt clauses every time); the parent blocks each model it receives as
         well, so the session stays in step with what was enumerated. Under assumptions (``under``: a
         cube's, counted in a process that is itself killed at its limit), each solve is limited alone."""
-        if deadline.end is None or self.solver is None or under:  # no limit, a solver rebuilt anyway, or a cube
+        if not stoppable(deadline) or self.solver is None or under:  # no limit, a solver rebuilt anyway, a cube
             yield from super().models(deadline, under)
             return
         for result in stream_forked(lambda: Session.models(self), deadline, self.backend.name):

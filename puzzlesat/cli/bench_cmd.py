@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
-from ..core.errors import PuzzlesatError
+from ..core.errors import EndedEarly, PuzzlesatError
 from ..core.files import check_writable, write_bytes_atomic, write_text_atomic
+from ..core.reporting import report_phase
 from ..encoders import get_puzzle, puzzle_names
 from ..pipeline.bench import (
     Row,
@@ -102,27 +103,33 @@ def command(puzzle: str | None, backends: str | None, directory: str | None, job
     # a bar on a terminal only: in a pipe click's bar prints its label alone, a stray "bench" line
     bar = (click.progressbar(length=len(runs), label="bench", file=sys.stderr, show_pos=True) if sys.stderr.isatty()
            else nullcontext(None))
+    report_phase("bench")
     with bar as shown:
         def done(sample: object) -> None:
             if shown is not None:
                 shown.update(1)
         if engine is not None:
-            samples = run_on(engine, runs, puzzles, timeout, done)
+            samples, stopped = run_on(engine, runs, puzzles, timeout, done)
         else:
-            samples = run_all(runs, partial(measure, puzzles), jobs, timeout, done)
+            samples, stopped = run_all(runs, partial(measure, puzzles), jobs, timeout, done)
+    if shown is not None:  # the finished bar is wiped (click leaves it on the terminal, its line ended)
+        sys.stderr.write("\x1b[1A\r\x1b[2K")
     rows = summarize(samples)
-    write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples), indent=1) + "\n")
+    write_text_atomic(str(Path(out) / "bench.json"), json.dumps(to_json(rows, samples, stopped), indent=1) + "\n")
     write_text_atomic(str(Path(out) / "bench.csv"), to_csv(rows))
     if plot_path:
         write_bytes_atomic(plot_path, plot(rows, timeout))
     if markdown:
         click.echo(to_markdown(rows), nl=False)
-    else:
+    elif rows:  # (none: stopped before its first run ended)
         _print_table(rows)
     click.echo(f"wrote {Path(out) / 'bench.json'} and {Path(out) / 'bench.csv'}" + (f" and {plot_path}" if plot_path else ""))
     said = dict.fromkeys((Path(s.run.instance).name, warning) for s in samples for warning in s.warnings)
     for name, warning in said:
         click.echo(escaped(f"warning: {name}: {warning}"))
+    if stopped is not None:  # the rows of the runs finished are printed and written: the stop's line and code
+        raise EndedEarly(f"{stopped.message}; by then: {len(samples):,} of {len(runs):,} runs done (the table and "
+                         f"{Path(out) / 'bench.json'} hold them)", stopped.exit_code)
     if any(row.status == "ERROR" for row in rows):
         failed = [f"{Path(r.instance).name} / {r.method}: {r.error}" for r in rows if r.status == "ERROR"]
         first = escaped(failed[0]).replace("\n", " ")  # an error may quote an input's bytes

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from ..core.errors import EndedEarly
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.reporting import report_phase
 from ..core.timing import Deadline
@@ -56,7 +57,7 @@ def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | N
     check_picture_outputs(png, svg)
     instance = load(spec, file, None, **reading_given(spec))
     report_phase("explain")  # what a limit that strikes from here on names (it said 'parse')
-    explained = explain_instance(spec, instance, certify=certify)
+    explained = explain_instance(spec, instance, certify=certify, deadline=timeout)
     if png or svg:
         picture = steps_picture(explained.explanation)
         if png:
@@ -67,5 +68,7 @@ def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | N
         echo_json(explained.to_json() | {"source": file}, "explain")
     else:
         click.echo(explained.render())
+    if explained.stopped is not None:  # the steps found are printed: the stop's line and exit code
+        raise EndedEarly(f"{explained.stopped.message}; by then: {explained.progress()}", explained.stopped.exit_code)
     if not explained.explanation.solved:
         raise SystemExit(1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from typing import Any
 
 import click
@@ -12,11 +13,12 @@ from ..core.errors import EndedEarly, PuzzlesatError, SolverTimeout
 from ..core.puzzle import Puzzle
 from ..core.reporting import limit_message
 from ..core.result import Status
-from ..core.timing import Deadline, Stopwatch
+from ..core.timing import Deadline, Stopwatch, since_start
 from ..encoders import get_puzzle
-from ..pipeline.report import NO_BACKEND
+from ..pipeline.report import NO_BACKEND, Report
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
+from ..pipeline.stop import STOPPING, Stop
 from ..pipeline.tasks import Satisfy, solve
 from .declared import PuzzleCommand, reading_given
 from .options import (
@@ -88,6 +90,21 @@ def competition_output(spec: Puzzle[Any, Any, Any], asked: Request, instance: An
         code = 10
     click.echo("\n".join(_value_lines(literals)))
     return code
+
+
+def solved_or_stopped(asked: Request, instance: Any, watch: Stopwatch, as_json: bool) -> Report:
+    """The solve's report; stopped before it found anything (a time limit, a signal, the memory cap),
+    with ``as_json`` the record of that all the same (UNKNOWN, ``stopped``), printed before the stop's
+    one line: a JSON reader always gets a record."""
+    started = time.monotonic()
+    try:
+        return solve(asked, instance, watch)
+    except STOPPING as exc:
+        if as_json:
+            stop = Stop.of(exc, since_start(started))
+            echo_json(Report(asked.puzzle.name, getattr(instance, "source", ""), asked.backend.name, asked.encoding,
+                             Status.UNKNOWN, times=watch.times, stopped=stop).to_json(), "report")
+        raise
 
 
 def _value_lines(literals: tuple[int, ...], width: int = 78) -> list[str]:
@@ -164,7 +181,7 @@ def command(
     asked = request(spec, backend, kind, timeout, method, certify, forced, **encoder_options(cardinality, pb))
     if competition:
         raise SystemExit(competition_output(spec, asked, instance, watch, literal_model))
-    report = solve(asked, instance, watch)
+    report = solved_or_stopped(asked, instance, watch, as_json)
     if report.solution is not None:
         write_pictures(spec, instance, report.solution if report.forced is None else report.forced, png, svg)
     if as_json:

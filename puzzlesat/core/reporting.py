@@ -230,6 +230,25 @@ def in_worker() -> bool:
     return _WORKER is not None
 
 
+#: False in a forked process whose parent, asked to stop, kills it and keeps what it had sent already
+#: (a task of :func:`~puzzlesat.processes.runner.run_each`: a cube, a bench run; a portfolio's member)
+_HANDS_BACK = True
+
+
+def killed_when_stopped() -> None:
+    """Say that this process's parent kills it when the command is asked to stop (see :func:`hands_back`)."""
+    global _HANDS_BACK
+    _HANDS_BACK = False
+
+
+def hands_back() -> bool:
+    """Whether this process, asked to stop by a signal, is to hand back what it had found: the worker,
+    and the forked children that report what they had (a race's racers, counts side by side). Its solver
+    calls must then run where the request can reach them
+    (:func:`~puzzlesat.backends.forking.stoppable`)."""
+    return _WORKER is not None and _HANDS_BACK
+
+
 def _send(kind: str, value: str) -> None:
     assert _WORKER is not None
     try:

@@ -60,6 +60,8 @@ class Explanation:
     conflict: tuple[int, ...] = ()
     #: where the steps stop without a solution: two solutions that differ on every cell not forced
     differing: tuple[tuple[int, ...], ...] = field(default=())
+    #: the search was stopped (a time limit, a signal) after these steps: it ends nowhere yet
+    stopped: bool = False
 
     @property
     def difficulty(self) -> dict[str, int]:

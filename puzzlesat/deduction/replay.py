@@ -5,7 +5,7 @@ with any one of the step's cells set otherwise (one call per cell, its other val
 clauses), and each DRAT proof is verified by puzzlesat's own checker."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pysat.solvers import Solver
 
@@ -17,13 +17,17 @@ from . import Explanation
 REPLAY_SOLVER = "glucose4"
 
 
-def replay(explanation: Explanation, certify_steps: bool = False) -> list[Certificate]:
-    """Raise :class:`CheckFailed` naming the first step that does not force what it claims; with
-    ``certify_steps``, the certificates of every step's UNSAT answers."""
+def replay(explanation: Explanation, certify_steps: bool = False,
+           stop: Callable[[], bool] = lambda: False) -> tuple[int, list[Certificate]]:
+    """How many steps were replayed (all of them, unless ``stop()`` said to stop before one: a time limit
+    or a signal), and with ``certify_steps`` the certificates of their UNSAT answers. Raise
+    :class:`CheckFailed` naming the first step that does not force what it claims."""
     facts = explanation.facts.facts
     known: list[int] = []
     certificates: list[Certificate] = []
     for number, step in enumerate(explanation.steps, 1):
+        if stop():
+            return number - 1, certificates
         clauses = [list(clause) for index in step.facts for clause in facts[index].clauses]
         variables = {abs(literal) for clause in clauses for literal in clause}
         # the known cells the step's facts mention: another unit is a variable of its own, which no
@@ -35,7 +39,7 @@ def replay(explanation: Explanation, certify_steps: bool = False) -> list[Certif
             labels = ", ".join(facts[index].label for index in step.facts)
             raise CheckFailed(f"explanation step {number}: {labels} do not force literal {unforced}")
         known += step.forced
-    return certificates
+    return len(explanation.steps), certificates
 
 
 def _first_unforced(clauses: list[list[int]], forced: Sequence[int]) -> int | None:
@@ -65,7 +69,7 @@ def replay_ending(explanation: Explanation, certify_ending: bool = False) -> lis
     the steps fixed, is a model of every fact, and they differ). Raise :class:`CheckFailed` when the
     ending does not hold; its certificate (none for "not unique": a model is its own evidence)."""
     facts = explanation.facts.facts
-    if explanation.solved:
+    if explanation.solved or explanation.stopped:  # (a stopped one ends nowhere yet)
         return []
     if explanation.conflict:
         clauses = [list(clause) for index in explanation.conflict for clause in facts[index].clauses]

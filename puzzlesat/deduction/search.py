@@ -196,14 +196,16 @@ class _Guarded:
             self._kept_model()
         return None if answer is None else not answer
 
-    def minimal_core(self, known: Sequence[int], literal: int, conflicts: int) -> tuple[int, ...]:
+    def minimal_core(self, known: Sequence[int], literal: int, conflicts: int,
+                     look: Callable[[], None] = lambda: None) -> tuple[int, ...]:
         """A set of facts that, with the known cells, force ``literal``, where :meth:`forces` just said
         all of them do: the solver's core, shrunk one fact at a time.
 
         The shrinking runs in a small solver of the core's facts alone, each behind a selector of its
         own (as :meth:`_refuted` asks a question's facts alone: on the jig zhurgut_7x7 the whole solver's
         shrinking calls were 10 of its 17 s). A fact goes when the others still force the literal within
-        ``conflicts``; one whose trial runs out stays, so the set is minimal but for those."""
+        ``conflicts``; one whose trial runs out stays, so the set is minimal but for those. ``look()``
+        runs before each trial (the search's stop: it raises)."""
         by_selector = {selector: number for number, selector in enumerate(self.selectors)}
         kept = sorted(by_selector[lit] for lit in self.solver.get_core() or [] if lit in by_selector)
         local = Numbering(set().union(*(self.variables[i] for i in kept), {abs(literal)}))
@@ -215,6 +217,7 @@ class _Guarded:
             for number in list(kept):
                 if number not in kept:
                     continue  # gone with an earlier trial's core
+                look()
                 trial = [other for other in kept if other != number]
                 small.conf_budget(conflicts)
                 if small.solve_limited(assumptions=[*(selector[i] for i in trial), *fixed]) is False:
@@ -227,22 +230,30 @@ class _Guarded:
         self.alone.close()
 
 
-def explain(facts: Facts, solver: str = "cadical195") -> Explanation:
+def explain(facts: Facts, solver: str = "cadical195", stop: Callable[[], bool] = lambda: False) -> Explanation:
     """The steps from nothing known to the solution, or to where no fact forces anything more.
 
     CaDiCaL answers the search's many small assumption calls faster than Glucose: on the nine hard
     15x15 aquariums it took 0.7-3.5 s where Glucose took 0.9-6.9 s. Which minimal sets of facts are
-    found depends on the solver's models and cores, so the steps (not their soundness) follow it."""
+    found depends on the solver's models and cores, so the steps (not their soundness) follow it.
+
+    ``stop()`` is asked before every question and every cell of a core search (each a solver call of
+    milliseconds, or at most :data:`CORE_CONFLICTS` conflicts): once it says True, the steps found so
+    far are the explanation, ``stopped`` (a time limit or a signal keeps them)."""
     guarded = _Guarded(facts, solver)
     try:
-        return _Search(facts, guarded).run()
+        return _Search(facts, guarded, stop).run()
     finally:
         guarded.close()
 
 
+class _Cut(Exception):
+    """The search's ``stop()`` said so: it ends with the steps it had."""
+
+
 class _Search:
-    def __init__(self, facts: Facts, guarded: _Guarded) -> None:
-        self.facts, self.guarded = facts, guarded
+    def __init__(self, facts: Facts, guarded: _Guarded, stop: Callable[[], bool] = lambda: False) -> None:
+        self.facts, self.guarded, self.stop = facts, guarded, stop
         self.known: list[int] = []
         self.unknown = set(facts.cells)
         self.unknown_mask = sum(guarded.bit.values())
@@ -253,6 +264,17 @@ class _Search:
         self.pairs = [(i, j) for i, j in combinations(range(len(scope)), 2) if scope[i] & scope[j]]
 
     def run(self) -> Explanation:
+        try:
+            return self._steps()
+        except _Cut:
+            return Explanation(self.facts, tuple(self.steps), False, stopped=True)
+
+    def _look(self) -> None:
+        """End the search here if it has been asked to stop."""
+        if self.stop():
+            raise _Cut
+
+    def _steps(self) -> Explanation:
         everything = tuple(range(len(self.facts.facts)))
         if self.guarded.model(everything, []) is None:
             return Explanation(self.facts, (), False, self._contradiction())
@@ -277,6 +299,7 @@ class _Search:
         report_progress(f"{text}; next step: {searching}" if searching else text)
 
     def _try(self, chosen: tuple[int, ...]) -> Step | None:
+        self._look()
         scope = self.guarded.scope_of(chosen)
         cells = scope & self.unknown_mask
         if not cells:
@@ -336,6 +359,7 @@ class _Search:
                     continue
                 literal = var if truth & bit[var] else -var
                 asked += 1
+                self._look()
                 self._report(f"{asked:,} cells asked, {len(found)} core{'s' * (len(found) != 1)} found")
                 forces = self.guarded.forces(self.known, literal, conflicts)
                 if forces is None:
@@ -345,7 +369,7 @@ class _Search:
                         self.guarded.solver.set_phases([-cell if cell in true else cell for cell in self.unknown])
                     free |= self.guarded.models[-1][1] ^ truth
                 else:
-                    found.append(self.guarded.minimal_core(self.known, literal, conflicts))
+                    found.append(self.guarded.minimal_core(self.known, literal, conflicts, self._look))
                     if len(found) == CORE_TRIES:
                         break
             pending, conflicts = postponed, conflicts * 8

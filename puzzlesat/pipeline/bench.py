@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import statistics
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -22,10 +23,11 @@ from ..core.bundled import located
 from ..core.errors import PuzzlesatError
 from ..core.files import instance_text
 from ..core.puzzle import Puzzle
-from ..core.timing import Stopwatch
+from ..core.timing import Stopwatch, since_start
 from ..processes.runner import Outcome, run_each
 from .request import request
 from .steps import load
+from .stop import STOPPING, Stop
 from .tasks import solve
 
 if TYPE_CHECKING:
@@ -129,24 +131,29 @@ def measure(puzzles: dict[str, Puzzle[Any, Any, Any]], run: Run, text: str | Non
 
 
 def run_all(runs: list[Run], work: Callable[[Run], Sample], jobs: int, timeout: float | None,
-            on_done: Callable[[Sample], None] = lambda sample: None) -> list[Sample]:
+            on_done: Callable[[Sample], None] = lambda sample: None) -> tuple[list[Sample], Stop | None]:
     """Run ``work`` on every run in its own killable process (:func:`~puzzlesat.processes.runner.run_each`),
     at most ``jobs`` at a time; a run still going after ``timeout`` seconds is killed and recorded as
-    TIMEOUT (and the method's remaining repeats on that instance are dropped), one that dies as ERROR."""
+    TIMEOUT (and the method's remaining repeats on that instance are dropped), one that dies as ERROR.
+    The samples, and why the runs stopped before the last (a signal), the samples then those finished."""
     timed_out: set[tuple[str, str]] = set()
     samples: list[Sample] = []
 
     def dropped(number: int) -> bool:  # its other repeats would time out too: not worth the wait
         return (runs[number].instance, runs[number].method) in timed_out
 
-    for number, outcome in run_each([partial(work, run) for run in runs], jobs, timeout, dropped, fresh=True):
-        run = runs[number]
-        if outcome.status == "TIMEOUT":
-            timed_out.add((run.instance, run.method))
-        sample = _sample(run, outcome, f"killed after {timeout:g} s" if timeout else "")
-        samples.append(sample)
-        on_done(sample)
-    return samples
+    started = time.monotonic()
+    try:
+        for number, outcome in run_each([partial(work, run) for run in runs], jobs, timeout, dropped, fresh=True):
+            run = runs[number]
+            if outcome.status == "TIMEOUT":
+                timed_out.add((run.instance, run.method))
+            sample = _sample(run, outcome, f"killed after {timeout:g} s" if timeout else "")
+            samples.append(sample)
+            on_done(sample)
+    except STOPPING as stop:
+        return samples, Stop.of(stop, since_start(started))
+    return samples, None
 
 
 def _sample(run: Run, outcome: Outcome[Sample], timeout_error: str) -> Sample:
@@ -157,18 +164,22 @@ def _sample(run: Run, outcome: Outcome[Sample], timeout_error: str) -> Sample:
 
 
 def run_on(executor: Executor, runs: list[Run], puzzles: dict[str, Puzzle[Any, Any, Any]], timeout: float | None,
-           on_done: Callable[[Sample], None] = lambda sample: None) -> list[Sample]:
+           on_done: Callable[[Sample], None] = lambda sample: None) -> tuple[list[Sample], Stop | None]:
     """Every run as one task on ``executor`` (a Dask cluster), each under ``timeout``: a run past it is a
     TIMEOUT sample, one that fails or whose worker dies an ERROR sample. The instances travel as text,
-    so the workers need not see this machine's files."""
+    so the workers need not see this machine's files. Stopped by a signal, as :func:`run_all`."""
     texts = {run.instance: instance_text(puzzles[run.puzzle], run.instance) for run in runs}
     samples = []
-    for number, outcome in executor.run([partial(measure, puzzles, run, texts[run.instance]) for run in runs],
-                                        timeout):
-        sample = _sample(runs[number], outcome, outcome.error)
-        samples.append(sample)
-        on_done(sample)
-    return samples
+    started = time.monotonic()
+    try:
+        for number, outcome in executor.run([partial(measure, puzzles, run, texts[run.instance]) for run in runs],
+                                            timeout):
+            sample = _sample(runs[number], outcome, outcome.error)
+            samples.append(sample)
+            on_done(sample)
+    except STOPPING as stop:
+        return samples, Stop.of(stop, since_start(started))
+    return samples, None
 
 
 def summarize(samples: Iterable[Sample]) -> list[Row]:
@@ -201,14 +212,15 @@ def _median(samples: list[Sample], phase: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def to_json(rows: list[Row], samples: list[Sample]) -> dict[str, Any]:
-    """bench.json: the summary rows and every run, led by its schema and puzzlesat's version."""
+def to_json(rows: list[Row], samples: list[Sample], stopped: Stop | None = None) -> dict[str, Any]:
+    """bench.json: the summary rows and every run, led by its schema and puzzlesat's version; ``stopped``
+    when a signal ended the runs early (the rows are then those of the runs finished)."""
     from ..core.version import __version__
 
     return {"schema": "puzzlesat/bench/1", "version": __version__, "rows": [asdict(r) for r in rows],
             "samples": [{**asdict(s.run), "status": s.status, "times": s.times, "size": s.size,
                          "answers": s.answers, "error": s.error} | ({"warnings": s.warnings} if s.warnings else {})
-                        for s in samples]}
+                        for s in samples]} | ({"stopped": stopped.to_json()} if stopped is not None else {})
 
 
 CSV_COLUMNS = ("puzzle", "instance", "method", "status", "runs", "encode", "solve", "total", "variables", "clauses",

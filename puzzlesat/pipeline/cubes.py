@@ -146,7 +146,10 @@ class CubeCount:
     split_stopped: bool = False
 
     def slowest(self, how_many: int = 3) -> list[tuple[float, tuple[int, ...]]]:
-        return sorted(zip(self.seconds, self.cubes), reverse=True)[:how_many]
+        """The cubes that took longest, among those counted (an unfinished cube's 0 s is no time)."""
+        finished = [(seconds, cube) for seconds, cube, count in zip(self.seconds, self.cubes, self.counts)
+                    if count is not None]
+        return sorted(finished, reverse=True)[:how_many]
 
     def unfinished(self) -> list[tuple[int, ...]]:
         """The cubes not counted (all finished unless the count was stopped)."""

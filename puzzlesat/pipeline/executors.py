@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..core.errors import PuzzlesatError, SolverTimeout
+from ..core.reporting import check_stop
 from ..core.timing import UNLIMITED, Deadline
 from ..processes.runner import Outcome, run_each
 
@@ -31,6 +32,9 @@ WORKERS_WAIT = 5.0
 #: its handshake's ``stream-start`` waits to be sent gets two messages where it asserts one (2 of 100
 #: connections failed so while another client cancelled in a loop; CI failed once on it)
 HANDSHAKES = 3
+#: how often a run on Dask looks for finished tasks when none is ready (and so for its deadline and a
+#: signal's request to stop, which Dask's own wait for results would not see)
+RESULTS_POLL = 0.02
 #: local workers per core at most: past that they only share the cores and memory (``local:2000``
 #: would fork 2,000 processes)
 WORKERS_PER_CORE = 8
@@ -177,10 +181,16 @@ class DaskExecutor(Executor):
 
         futures = {self.client.submit(guarded, task, limit, pure=False): number for number, task in enumerate(tasks)}
         try:
-            for future in as_completed(list(futures), loop=self.client.loop, timeout=until.left(at_least=0.0)):
-                yield futures[future], _outcome(future)
-        except TimeoutError:  # Dask's, a builtin TimeoutError: the whole run's deadline
-            raise SolverTimeout("dask", until.seconds or 0.0) from None
+            finished = as_completed(list(futures), loop=self.client.loop)
+            while not finished.is_empty():  # looked at often: the deadline and a signal's request come first
+                check_stop()
+                if until.passed():
+                    raise SolverTimeout("dask", until.seconds or 0.0)
+                batch = finished.next_batch(block=False) if finished.has_ready() else []
+                for future in batch:
+                    yield futures[future], _outcome(future)
+                if not batch:
+                    time.sleep(RESULTS_POLL)
         finally:  # only what still runs: the scheduler tells every client of a cancellation (see HANDSHAKES)
             running = [future for future in futures if not future.done()]
             if running:

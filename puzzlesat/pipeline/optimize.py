@@ -27,7 +27,7 @@ from math import gcd
 from typing import TYPE_CHECKING
 
 from ..backends.base import Backend, Capability
-from ..backends.forking import call_with_timeout, stream_forked
+from ..backends.forking import call_with_timeout, stoppable, stream_forked
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, CheckFailed, PuzzlesatError, SolverTimeout
 from ..core.model import CnfModel, SmtModel
@@ -250,7 +250,7 @@ def _descent(encoding: Encoding, backend: Backend, deadline: Deadline) -> Optimu
     best: Optimum | None = None
     started = time.monotonic()
     try:
-        for best in stream_forked(run, deadline, backend.name) if deadline.end is not None else run():
+        for best in stream_forked(run, deadline, backend.name) if stoppable(deadline) else run():
             check_stop()  # in this process (no limit), nothing else looks between the solver's calls
     except STOPPING as stopped:
         if best is None or best.status != Status.SAT:

@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any, Generic, TypeVar
 
 from ..core.errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
-from ..core.reporting import STOP_POLL, check_stop, memory_message
+from ..core.reporting import STOP_POLL, check_stop, killed_when_stopped, memory_message
 from ..core.timing import UNLIMITED, Deadline
 from .children import (
     default_signals,
@@ -247,7 +247,9 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
 
 
 def _serve(conn: Any, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
-    """A worker: run the tasks the parent names, one after the other, until it closes the pipe."""
+    """A worker: run the tasks the parent names, one after the other, until it closes the pipe. Stopped,
+    it is killed: the outcomes it sent are what is kept."""
+    killed_when_stopped()
     while True:
         try:
             number = conn.recv()
