@@ -6,8 +6,9 @@ import sys
 
 import click
 
+from ..core import plugins
 from ..core.version import __version__
-from .supervised import fail_usage, run_reported
+from .supervised import fail_usage, import_limits, run_reported
 
 
 class _Group(click.Group):
@@ -35,6 +36,8 @@ class _Group(click.Group):
 
     def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         """Click's own usage errors too are one line, with the arguments they quote escaped."""
+        given = list(args[0]) if args and args[0] is not None else kwargs.get("args") or sys.argv[1:]
+        plugins.IMPORT_LIMITS = import_limits(given)
         try:
             return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Exit as exc:

@@ -62,9 +62,21 @@ class _Generators(click.Group):
     """The puzzles that declare a generator, each a subcommand made when it is named."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        from ..encoders import puzzle_names
+        from ..encoders import builtin_names
 
-        return [name for name in puzzle_names() if generator_of(name) is not None]
+        return [name for name in builtin_names() if generator_of(name) is not None]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The built-in generators, then the plug-in puzzles by name: listing them does not import them
+        (a plug-in's import may be slow, and a help that lists it should not wait for it)."""
+        super().format_commands(ctx, formatter)
+        from ..encoders import builtin_names, puzzle_names
+
+        others = [name for name in puzzle_names() if name not in builtin_names()]
+        if others:
+            with formatter.section("Plug-in puzzles"):
+                formatter.write_text(f"{', '.join(others)}: 'puzzlesat generate NAME --help' says whether NAME "
+                                     "declares a generator.")
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         generator = generator_of(name)

@@ -165,6 +165,27 @@ def default_memory() -> int | None:
         return None
 
 
+def import_limits(args: list[str]) -> tuple[float | None, int | None]:
+    """The time and memory a plug-in's import may take in the supervisor (:mod:`puzzlesat.core.plugins`):
+    the command's ``--timeout`` and ``--max-memory`` as its arguments give them (read before click
+    parses them, which needs the plug-in's options first), else no time limit and the default cap. A
+    value that does not parse is click's to refuse later: the default is taken here."""
+    values: dict[str, str] = {}
+    for at, token in enumerate(args):
+        name, equals, value = token.partition("=")
+        if name in ("--timeout", "--max-memory"):
+            values[name] = value if equals else (args[at + 1] if at + 1 < len(args) else "")
+    try:
+        seconds = float(values["--timeout"]) if "--timeout" in values else None
+    except ValueError:
+        seconds = None
+    try:
+        memory = MemorySize().convert(values.get("--max-memory", default_memory()), None, None)
+    except click.BadParameter:
+        memory = default_memory()
+    return (seconds if seconds is None or seconds > 0 else None), within_hard_limit(memory)[0]
+
+
 def within_hard_limit(memory: int | None) -> tuple[int | None, bool]:
     """``memory`` lowered to the hard address-space limit the command was started under, and whether
     it was: a worker may not raise its cap past that limit (setrlimit refuses, and every command

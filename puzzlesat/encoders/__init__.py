@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import PuzzlesatError
-from ..core.plugins import PUZZLE_GROUP, load, registered
+from ..core.plugins import PUZZLE_GROUP, guarded, load, registered
 from ..core.puzzle import Puzzle
 
 _REGISTERS = re.compile(r"^PUZZLE = ", re.MULTILINE)
@@ -41,9 +41,18 @@ def get_puzzle(name: str) -> Puzzle[Any, Any, Any]:
     if name in builtin_names():
         found: object = importlib.import_module(f"{__name__}.{name}").PUZZLE
     elif name in registered(PUZZLE_GROUP):
-        found = load(PUZZLE_GROUP, name)
+        return _plugin_puzzle(name)
     else:
         raise PuzzlesatError(f"unknown puzzle '{name}' (known: {', '.join(puzzle_names())})")
     if not isinstance(found, Puzzle):
         raise PuzzlesatError(f"puzzle '{name}' is a {type(found).__name__}, not a puzzlesat Puzzle")
     return found
+
+
+@cache
+def _plugin_puzzle(name: str) -> Puzzle[Any, Any, Any]:
+    """The puzzle another package registers, guarded (:func:`~puzzlesat.core.plugins.guarded`)."""
+    found = load(PUZZLE_GROUP, name)
+    if not isinstance(found, Puzzle):
+        raise PuzzlesatError(f"puzzle '{name}' is a {type(found).__name__}, not a puzzlesat Puzzle")
+    return guarded(found, name)
