@@ -116,7 +116,28 @@ def commands(rng: random.Random, work: Path) -> list[str]:
         ["crosscheck", "cnf", str(CORPUS / rng.choice(sorted(n for n in EXPECTED if n.endswith(".cnf")))),
          "--timeout", "2", "--budget", "10"],
         ["count", "jig", jig, "--cubes", "2", "--executor", rng.choice(["dask://127.0.0.1:9", "local:2"])],
+        # what a stop must not lose (issue 69): raced counts, explanations, bench, in text and JSON
+        ["count", "jig", str(INSTANCES / "jig" / "zhurgut_13x9.jig"), *rng.choice([[], ["--json"]])],
+        ["explain", rng.choice(["jig", "aquarium"]), rng.choice([jig, hard]), *rng.choice([[], ["--json"]])],
+        ["bench", "--puzzle", "jig", "--repeat", "1", "--out", str(work / "out")],
     ])
+
+
+#: the commands whose stop keeps what they had found, and how their output shows it
+KEEPERS = {"count": ("at least", '"complete": false'), "explain": ("stopped by", '"stopped"')}
+
+
+def lost(args: list[str], out: str, err: str, code: int, work: Path) -> bool:
+    """Whether a run stopped at work (its one line says what it had by then) printed nothing of it."""
+    if code not in (128 + signal.SIGINT, 128 + signal.SIGTERM, 4) or "; by then: " not in err:
+        return False
+    if args[0] == "bench":
+        record = work / "out" / "bench.json"
+        return not record.exists() or '"stopped"' not in record.read_text()
+    if args[0] in KEEPERS and "--cubes" not in args and "--list" not in args:
+        text, record = KEEPERS[args[0]]
+        return (record if "--json" in args else text) not in out
+    return False
 
 
 def one_run(seed: int) -> list[str]:
@@ -135,7 +156,7 @@ def one_run(seed: int) -> list[str]:
         if rng.random() < 0.5 and args[0] in ("solve", "count", "export", "decode", "generate"):
             args += ["--timeout", str(rng.choice([0.2, 0.5, 1, 3]))]
         sig = rng.choice([None, None, signal.SIGINT, signal.SIGTERM])
-        delay = rng.uniform(0.05, 1.0)
+        delay = rng.uniform(0.05, 4.0 if args[0] in ("count", "explain", "bench") else 1.0)
         # the ways a caller starts a command: streams closed (>&-, 2>&-), a hard memory limit (ulimit -v)
         closed = rng.choice([None, None, None, None, 1, 2])
         hard_memory = rng.choice([None, None, None, 3 << 30])
@@ -196,6 +217,8 @@ def one_run(seed: int) -> list[str]:
         gave_answer = proc.returncode in ((10, 20, 30) if "--competition" in args else (0,))
         if expected is not None and gave_answer and closed != 1 and expected not in out:
             problems.append(f"wrong answer: {where}: expected '{expected}', got {out.strip()[:200]!r}")
+        if closed != 1 and lost(args, out, err, proc.returncode, work):
+            problems.append(f"stopped, and lost what it had found: {where}: {err.strip()[:200]}")
         return problems or [f"ok {proc.returncode}"]
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -228,7 +251,8 @@ def main() -> int:
     print(f"leftover processes: {kinds['process left']}, leftover temporary files: {kinds['temporary file left']}, "
           f"undocumented exit codes: {sum(v for k, v in kinds.items() if k.startswith('exit code'))} "
           f"(exit 3, an internal error: {kinds['exit code 3']}), errors not one line: {kinds['not one error line']}, "
-          f"wrong answers: {kinds['wrong answer']}")
+          f"wrong answers: {kinds['wrong answer']}, stops that lost what they had found: "
+          f"{kinds['stopped, and lost what it had found']}")
     shutil.rmtree(MAP.parent, ignore_errors=True)
     return 1 if problems else 0
 

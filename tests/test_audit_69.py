@@ -276,3 +276,21 @@ def test_an_executor_pointed_at_a_port_that_is_not_dask_is_refused(run_cli):
     finally:
         server.shutdown()
     assert code == 2 and "something listens there, but not a Dask scheduler" in err
+
+
+def test_the_slowest_cubes_of_a_stopped_count_are_cubes_that_finished():
+    """A stopped --cubes count listed its unfinished cubes, at 0.0 s, among the 'slowest'."""
+    from puzzlesat.pipeline.cubes import CubeCount
+
+    counted = CubeCount(5, [(1,), (-1, 2), (-1, -2)], 0, [0.4, 0.0, 0.0], [5, None, None])
+    assert counted.slowest() == [(0.4, (1,))]
+
+
+def test_bench_wipes_its_finished_progress_bar(tmp_path):
+    """The finished bar ('bench  [####] 12/12') was left on the terminal above the table."""
+    from tests.test_limits import stderr_on_a_terminal
+
+    code, seen = stderr_on_a_terminal(["bench", "--puzzle", "amphipod", "--backends", "glucose4", "--repeat", "1",
+                                       "--out", str(tmp_path / "out")], tmp_path)
+    assert code == 0 and "bench" in seen, seen
+    assert seen.endswith("\x1b[1A\r\x1b[2K"), repr(seen[-80:])

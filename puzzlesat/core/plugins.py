@@ -18,7 +18,7 @@ A plug-in is a guest: its faults are one line naming its entry point, never an i
   (:data:`IMPORT_LIMITS`, :func:`_probe`), and imports it itself only once the probe has: an import that
   sleeps ends at the time limit (exit 4), one that allocates at the memory cap (exit 5), one that calls
   ``sys.exit()`` is refused (it ended the command silently with its code).
-- Its puzzle's methods are guarded (:func:`guarded`): one that raises anything but puzzlesat's own
+- Its puzzle's methods are guarded (:func:`puzzlesat.encoders.guard.guarded`): one that raises anything but puzzlesat's own
   errors, or returns what its contract does not allow (``None`` from ``parse``, a check that is not a
   list of sentences), is a :class:`PluginFailed` naming the entry point and the method (exit 2).
 """
@@ -26,17 +26,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import EXIT_BAD_INPUT, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT, PuzzlesatError
 from .reporting import in_worker
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
-
-    from .puzzle import Puzzle
 
 
 class PluginFailed(PuzzlesatError):
@@ -83,10 +80,10 @@ def load(group: str, name: str) -> object:
     except SystemExit as exc:  # it ended the command, silently, with its code
         raise PluginFailed(f"{where} failed to load: it called sys.exit({exc.code!r}) while imported") from None
     except Exception as exc:  # noqa: BLE001  (a broken plug-in is the user's one-line error, not a traceback)
-        raise PluginFailed(f"{where} failed to load: {_said(exc)}") from None
+        raise PluginFailed(f"{where} failed to load: {said(exc)}") from None
 
 
-def _said(exc: BaseException) -> str:
+def said(exc: BaseException) -> str:
     """An exception as one line: its type and its message's first line."""
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {first[:200]}".rstrip(": ")
@@ -107,9 +104,9 @@ def _probe(point: EntryPoint, where: str, seconds: float | None, memory: int | N
     pid = os.fork()
     if pid == 0:  # the probe: nothing of it is kept but its one line
         os.close(read_end)
-        said = ""
+        failure = ""
         try:
-            for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
                 signal.signal(number, signal.SIG_DFL)
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
@@ -120,12 +117,12 @@ def _probe(point: EntryPoint, where: str, seconds: float | None, memory: int | N
                 signal.setitimer(signal.ITIMER_REAL, seconds)  # SIGALRM's default ends it
             point.load()
         except MemoryError:
-            said = "\0memory"
+            failure = "\0memory"
         except SystemExit as exc:
-            said = f"it called sys.exit({exc.code!r}) while imported"
+            failure = f"it called sys.exit({exc.code!r}) while imported"
         except BaseException as exc:  # noqa: BLE001  (said by the parent in one line)
-            said = _said(exc)
-        os.write(write_end, said.encode("utf-8", "replace")[:4000])
+            failure = said(exc)
+        os.write(write_end, failure.encode("utf-8", "replace")[:4000])
         os._exit(0)
     os.close(write_end)
     try:
@@ -146,93 +143,3 @@ def _probe(point: EntryPoint, where: str, seconds: float | None, memory: int | N
         raise PluginFailed(f"{where} failed to load: {answer.decode('utf-8', 'replace') or f'exit code {code}'}")
 
 
-
-def _is_instance(result: Any) -> str | None:
-    return "None, not an instance" if result is None else None
-
-
-def _is_encoding(result: Any) -> str | None:
-    from .encoding import Encoding
-
-    return None if isinstance(result, Encoding) else f"a {type(result).__name__}, not an Encoding"
-
-
-def _is_solution(result: Any) -> str | None:
-    missing = [name for name in ("render", "answers", "to_json") if not callable(getattr(result, name, None))]
-    return f"a {type(result).__name__}, not a solution (no {', '.join(missing)})" if missing else None
-
-
-def _is_sentences(result: Any) -> str | None:
-    if isinstance(result, list) and all(isinstance(item, str) for item in result):
-        return None
-    return f"a {type(result).__name__}, not a list of sentences (one per broken rule; [] when none)"
-
-
-def _is_list(result: Any) -> str | None:
-    return None if isinstance(result, list) else f"a {type(result).__name__}, not a list of solutions"
-
-
-def _is_picture(result: Any) -> str | None:
-    from ..formats.picture import Picture
-
-    return None if isinstance(result, Picture) else f"a {type(result).__name__}, not a Picture"
-
-
-def _is_text(result: Any) -> str | None:
-    return None if isinstance(result, str) else f"a {type(result).__name__}, not a str"
-
-
-#: the methods of a plug-in's puzzle that the pipeline calls, each with what it must return (a check
-#: that names what is wrong, None: anything it returns is taken)
-_CONTRACTS: dict[str, Callable[[Any], str | None] | None] = {
-    "parse": _is_instance, "build": _is_encoding, "decode": _is_solution, "check": _is_sentences,
-    "reference": _is_list, "picture": _is_picture, "spell": _is_text, "facts": None, "forced": None,
-    "search_count": None, "search_solution": None, "reference_counts": None, "parts": None, "joined": None,
-    "count_variants": None, "lower_bounds": None, "reading_notes": None, "inline": None}
-
-
-def guarded(puzzle: Puzzle[Any, Any, Any], name: str) -> Puzzle[Any, Any, Any]:
-    """A copy of a plug-in's puzzle whose methods (:data:`_CONTRACTS`) and generator turn a fault into
-    :class:`PluginFailed` naming the entry point and the method: puzzlesat's own errors (a parse's one
-    line about its file) and the stops (time, memory, signals) pass as they are. It pickles as its
-    name (a Dask worker loads the plug-in itself)."""
-    import copy
-    import dataclasses
-    from importlib import import_module
-
-    where = f"{PUZZLE_GROUP} entry point '{name}' ({registered(PUZZLE_GROUP)[name].value})"
-    base = type(puzzle)
-
-    def guard(method: str, call: Callable[..., Any], contract: Callable[[Any], str | None] | None) -> Callable[..., Any]:
-        def guarded_call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                result = call(*args, **kwargs)
-            except (PuzzlesatError, MemoryError):
-                raise
-            except (Exception, SystemExit) as exc:
-                raise PluginFailed(f"{where}: {method}() raised {_said(exc)}") from None
-            problem = contract(result) if contract is not None else None
-            if problem is not None:
-                raise PluginFailed(f"{where}: {method}() returned {problem}")
-            return result
-        return guarded_call
-
-    def method_of(method: str, contract: Callable[[Any], str | None] | None) -> Callable[..., Any]:
-        original = getattr(base, method)
-        return lambda self, *args, **kwargs: guard(method, lambda: original(self, *args, **kwargs), contract)()
-
-    from .puzzle import Puzzle
-
-    # only what the plug-in defines (puzzlesat's own defaults need no guard, and the pipeline tells what a
-    # puzzle offers by whether it overrides a method: a search of its own, forced cells)
-    namespace: dict[str, Any] = {method: method_of(method, contract) for method, contract in _CONTRACTS.items()
-                                 if callable(getattr(base, method, None))
-                                 and getattr(base, method) is not getattr(Puzzle, method, None)}
-    namespace["__reduce__"] = lambda self: (import_module("puzzlesat.encoders").get_puzzle, (name,))
-    namespace["__module__"], namespace["__qualname__"] = base.__module__, base.__qualname__
-    copied = copy.copy(puzzle)
-    copied.__class__ = type(base.__name__, (base,), namespace)
-    generator = getattr(puzzle, "generator", None)
-    if generator is not None:
-        vars(copied)["generator"] = dataclasses.replace(generator, make=guard("generator.make", generator.make, _is_text))
-    return copied

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import PuzzlesatError
-from ..core.plugins import PUZZLE_GROUP, guarded, load, registered
+from ..core.plugins import PUZZLE_GROUP, load, registered
 from ..core.puzzle import Puzzle
 
 _REGISTERS = re.compile(r"^PUZZLE = ", re.MULTILINE)
@@ -55,4 +55,6 @@ def _plugin_puzzle(name: str) -> Puzzle[Any, Any, Any]:
     found = load(PUZZLE_GROUP, name)
     if not isinstance(found, Puzzle):
         raise PuzzlesatError(f"puzzle '{name}' is a {type(found).__name__}, not a puzzlesat Puzzle")
+    from .guard import guarded
+
     return guarded(found, name)
