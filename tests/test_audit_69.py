@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
 
 import pytest
 
@@ -294,3 +295,31 @@ def test_bench_wipes_its_finished_progress_bar(tmp_path):
                                        "--out", str(tmp_path / "out")], tmp_path)
     assert code == 0 and "bench" in seen, seen
     assert seen.endswith("\x1b[1A\r\x1b[2K"), repr(seen[-80:])
+
+
+@pytest.mark.parametrize("text", [
+    "p cnf 2 2\nc page\x0c-1 0\n1 0\n",  # a form feed inside a comment
+    "p cnf 2 2\n1 c a comment\n2 0\n-1 0\n",
+    "p cnf 2 1\n1 0comment\n",
+    "p cnf 2 2\n1 2c a note\n0\n-1 c\n0\n",
+    "p cnf 2 2\nc \u2028 -2 0\n2 0\n-1 0\n",
+])
+def test_cadical_and_minisat_answer_as_puzzlesat_reads(tmp_path, text):
+    """The outside solvers on the very file: where each reads it, its answer is the one of the clauses
+    puzzlesat reads (MiniSat refuses '1 c note', and CaDiCaL a comment cut by the end of the file)."""
+    from tests.test_round_trip import tool
+
+    path = tmp_path / "f.cnf"
+    path.write_text(text, encoding="utf-8")
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=parse_dimacs(text, "f.cnf").clauses) as ours:
+        sat = ours.solve()
+    answered = 0
+    for name in ("cadical", "minisat"):
+        ran = subprocess.run([tool(name), str(path)], capture_output=True, text=True, timeout=60)
+        if ran.returncode not in (10, 20):  # this solver refuses the dialect (MiniSat: '1 c note')
+            continue
+        assert (ran.returncode == 10) == sat, (name, ran.stdout)
+        answered += 1
+    assert answered

@@ -93,7 +93,8 @@ def stoppable(deadline: Deadline) -> bool:
     (:func:`~puzzlesat.core.reporting.hands_back`: native code in this process would not look at the
     request, and the supervisor would end the worker a second later with nothing of what it had found
     said: a signal is a limit). A fork costs a few milliseconds; a library caller with no limit, and a
-    cube's or a portfolio member's process (killed by its parent), run the call in their own process."""
+    child that its parent kills when asked to stop (a solver call's, an enumeration's stream, a cube's,
+    a portfolio member's), run the call in their own process."""
     return deadline.end is not None or hands_back()
 
 
@@ -188,7 +189,7 @@ def forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
     settling = Settle() if settle else None
     try:
         for fn in fns:
-            children.append(Child(partial(_send_result, fn=fn)))
+            children.append(Child(partial(_send_result, fn=fn), hands_back=settle))
         yield lambda: [cast(T, _receive(child, deadline, backend, settling)[1]) for child in children]
     finally:
         for child in children:
@@ -249,7 +250,7 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
     settling = Settle(2 * SETTLE) if found is not None else None  # a racer settles its own children first
     try:
         for number, fn in enumerate(fns):
-            children[number] = Child(partial(_send_result, fn=fn))
+            children[number] = Child(partial(_send_result, fn=fn), hands_back=found is not None)
             every.append(children[number])
             if number == 0 and head_start > 0 and _alone(children[0].conn, cue, deadline.left(most=head_start)):
                 answered, result = settled(0)

@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 
 from ..core.encoding import Encoding
 from ..core.errors import BackendError, SolverTimeout
-from ..core.reporting import STOP_POLL, check_stop, killed_when_stopped
+from ..core.reporting import STOP_POLL, check_stop
 from ..core.result import Result
 from ..core.timing import UNLIMITED, Deadline
 from ..processes.runner import Child
@@ -146,7 +146,6 @@ def _serve(conn: Connection, worker: _Worker) -> None:
     """Worker process: run the one call, or keep one session and answer requests until killed.
     Ctrl-C is the parent's to handle (it kills the workers), so workers ignore it and stay quiet."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    killed_when_stopped()  # its calls run here: the parent kills it when the command is asked to stop
     member = worker.member
     try:
         if worker.call is not None:

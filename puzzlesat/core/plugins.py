@@ -30,7 +30,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from .errors import EXIT_BAD_INPUT, EXIT_OUT_OF_MEMORY, EXIT_TIMEOUT, PuzzlesatError
-from .reporting import in_worker
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -67,6 +66,8 @@ def load(group: str, name: str) -> object:
     """The object an entry point names; a package that fails to import is a one-line error naming it."""
     point = registered(group)[name]
     where = f"{group} entry point '{name}' ({point.value})"
+    from .reporting import in_worker  # (here: listing the commands imports this module, not reporting)
+
     if (group, name) in _FAILED:  # the probe's answer, kept for the worker (which inherits it)
         raise _FAILED[group, name]
     if IMPORT_LIMITS is not None and point.module not in sys.modules and not in_worker():

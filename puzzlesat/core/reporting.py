@@ -230,22 +230,23 @@ def in_worker() -> bool:
     return _WORKER is not None
 
 
-#: False in a forked process whose parent, asked to stop, kills it and keeps what it had sent already
-#: (a task of :func:`~puzzlesat.processes.runner.run_each`: a cube, a bench run; a portfolio's member)
+#: whether this process hands back what it found when the command is asked to stop (the worker does);
+#: a forked child says so as it starts (:class:`~puzzlesat.processes.runner.Child`)
 _HANDS_BACK = True
 
 
-def killed_when_stopped() -> None:
-    """Say that this process's parent kills it when the command is asked to stop (see :func:`hands_back`)."""
+def set_hands_back(hands_back: bool) -> None:
+    """Say whether this process hands back what it found when asked to stop (see :func:`hands_back`)."""
     global _HANDS_BACK
-    _HANDS_BACK = False
+    _HANDS_BACK = hands_back
 
 
 def hands_back() -> bool:
     """Whether this process, asked to stop by a signal, is to hand back what it had found: the worker,
     and the forked children that report what they had (a race's racers, counts side by side). Its solver
-    calls must then run where the request can reach them
-    (:func:`~puzzlesat.backends.forking.stoppable`)."""
+    calls must then run where the request can reach them (:func:`~puzzlesat.backends.forking.stoppable`).
+    Any other child (a solver call's, an enumeration's stream, a cube's or bench's task, a portfolio's
+    member) is killed by its parent, which keeps what it had sent: its calls run in its own process."""
     return _WORKER is not None and _HANDS_BACK
 
 

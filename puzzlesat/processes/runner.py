@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any, Generic, TypeVar
 
 from ..core.errors import EXIT_MEMORY_UNSAID, PuzzlesatError, SolverTimeout
-from ..core.reporting import STOP_POLL, check_stop, killed_when_stopped, memory_message
+from ..core.reporting import STOP_POLL, check_stop, memory_message, set_hands_back
 from ..core.timing import UNLIMITED, Deadline
 from .children import (
     default_signals,
@@ -60,13 +60,14 @@ class Child:
     leads a process group of its own, so that :meth:`stop` also kills what it started (a task's solver
     processes). Not a daemon: what it runs may fork children of its own."""
 
-    def __init__(self, target: Callable[[Any], None], own_group: bool = False, duplex: bool = False) -> None:
+    def __init__(self, target: Callable[[Any], None], own_group: bool = False, duplex: bool = False,
+                 hands_back: bool = False) -> None:
         import multiprocessing
 
         ctx = multiprocessing.get_context("fork")
         self.conn, theirs = ctx.Pipe(duplex=duplex)
         self.own_group = own_group
-        self.process = ctx.Process(target=_child_main, args=(theirs, target, own_group))
+        self.process = ctx.Process(target=_child_main, args=(theirs, target, own_group, hands_back))
         with no_compilation_elsewhere():
             self.process.start()
         theirs.close()
@@ -85,7 +86,7 @@ class Child:
         self.conn.close()
 
 
-def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> None:
+def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool, hands_back: bool) -> None:
     """A child reports through its pipe only. Its stderr goes nowhere (unless PUZZLESAT_DEBUG is set): what
     a native runtime prints as it dies (libstdc++'s "terminate called after throwing an instance of
     'std::bad_alloc'") or what multiprocessing prints of an exception that escapes ("Process
@@ -93,6 +94,7 @@ def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool) -> No
     report (out of memory while making it) ends at once; the parent sees it die and says why in one line."""
     forget_other_threads_imports()  # before anything here imports (die_with_parent: ctypes)
     default_signals()
+    set_hands_back(hands_back)
     die_with_parent()
     if own_group:
         os.setpgid(0, 0)
@@ -249,7 +251,6 @@ def run_each(tasks: Sequence[Callable[[], T]], workers: int, limit: float | None
 def _serve(conn: Any, tasks: Sequence[Callable[[], Any]], fresh: bool) -> None:
     """A worker: run the tasks the parent names, one after the other, until it closes the pipe. Stopped,
     it is killed: the outcomes it sent are what is kept."""
-    killed_when_stopped()
     while True:
         try:
             number = conn.recv()
