@@ -11,8 +11,10 @@ from click.testing import CliRunner
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 #: real Advent of Code inputs are not published with the project (their author asks people not to);
-#: the tests also run them from ../shared/instances/aoc when it is beside the project, as in CI
-SHARED_AOC = Path(__file__).resolve().parents[2] / "shared" / "instances" / "aoc"
+#: the tests also run them from ../shared/instances/aoc when it is beside the project, as in CI.
+#: PUZZLESAT_HIDE_SHARED=1 runs the tests as a newcomer's clone, with nothing beside it (CI does both)
+SHARED_AOC = (Path(__file__).resolve().parents[2] / "shared" / "instances" / "aoc"
+              if not os.environ.get("PUZZLESAT_HIDE_SHARED") else Path("/nonexistent/shared/instances/aoc"))
 
 
 def aoc_inputs(day: str, bundled: tuple[str, ...] = ("example", "generated-1", "generated-2"),

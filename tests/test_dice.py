@@ -42,7 +42,8 @@ def test_part1_by_z3_and_part2_of_the_reference(name):
 
 
 @pytest.mark.parametrize("name,kind", [pytest.param(str(AOC / "example"), "count", id="example-count")]
-                         + [pytest.param(*given.values, "split", id=f"{given.id}-split") for given in aoc_inputs("2021-21")])
+                         + [pytest.param(*given.values, "split", id=f"{given.id}-split", marks=given.marks)
+                            for given in aoc_inputs("2021-21")])
 def test_part2_for_target_21_by_d4_counting(run_cli, name, kind):
     """The real game, both players, counted exactly by D4 (seconds, not minutes): split by game length
     (the default) and as the whole-game formula."""
