@@ -97,6 +97,30 @@ def option_tables() -> None:
     (out / "options-all.md").write_text("\n".join(every))
 
 
+def examples_as_code(app: object, ctx: object, lines: list[str]) -> None:
+    """A command's "Example:" block, which click keeps line by line in ``--help`` (``\\b``), as a code
+    block on the site (sphinx-click made it a line block of prose: a pasted line carried its dashes as
+    typography, and the prompt-less lines read as text)."""
+    out: list[str] = []
+    in_example = False
+    for line in lines:
+        if line.startswith("| ") and line[2:].strip() in ("Example:", "Examples:"):
+            out += [line[2:].strip(), "", ".. code-block:: shell", ""]
+            in_example = True
+        elif in_example and line.startswith("| "):
+            out.append("   " + line[2:].strip())
+        else:
+            in_example = in_example and line.startswith("| ")
+            out.append(line)
+    lines[:] = out
+
+
+#: docutils' "smart quotes" turned every "--backends" in the generated references into an en dash, which a
+#: pasted command then carried ("Got unexpected extra arguments (–backends ...)")
+smartquotes = False
+
+
 def setup(app: object) -> None:
     make_pictures()
     option_tables()
+    app.connect("sphinx-click-process-description", examples_as_code)  # type: ignore[attr-defined]

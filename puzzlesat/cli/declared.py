@@ -28,7 +28,9 @@ class DeclaredOption(click.Option):
 
     def __init__(self, declared: Option, kind: str, heading: str) -> None:
         self.declared, self.kind, self.heading = declared, kind, heading
-        attributes: dict[str, Any] = {"help": declared.help, "required": declared.required}
+        attributes: dict[str, Any] = {"help": declared.help, "required": declared.required,
+                                      "metavar": _METAVARS.get(declared.type) if not declared.choices else
+                                      "[" + "|".join(map(str, declared.choices)) + "]"}
         if declared.type is bool:
             attributes |= {"is_flag": True, "flag_value": not declared.default, "default": None}
         else:
@@ -36,6 +38,11 @@ class DeclaredOption(click.Option):
             if declared.default is not None:  # (click 8.3 on takes an explicit default None for a value given,
                 attributes["default"] = declared.default  # so a required option left out went unnoticed)
         super().__init__([declared.spelling, f"{_declared_prefix(kind)}{declared.name}"], **attributes)
+
+
+#: what a person writes for a declared option's value (the option's own name, ``declared_generator__size``,
+#: showed in the reference as its placeholder)
+_METAVARS: dict[type, str] = {int: "N", float: "X", str: "TEXT"}
 
 
 def _declared_prefix(kind: str) -> str:

@@ -217,7 +217,8 @@ class SupervisedCommand(click.Command):
         self.progress = progress
         memory = default_memory()
         self.params.append(click.Option(
-            ["--max-memory"], type=MemorySize(), default=memory, show_default=format_bytes(memory) if memory else "none",
+            ["--max-memory"], type=MemorySize(), default=memory, metavar="SIZE",
+            show_default="half the machine's memory" if memory else "none",
             help="Memory cap of the command (address space of each of its processes), e.g. 2G; 'none': no cap."))
         add_options(self)
 
