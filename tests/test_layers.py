@@ -18,7 +18,7 @@ def layer(module: str) -> int:
         return len(LAYERS)
     parts = module.split(".")
     top = parts[1] if len(parts) > 1 else ""
-    if top in ("entry", "api"):
+    if top in ("entry", "api", "__main__"):
         return LAYERS.index("cli")
     return LAYERS.index(top) if top in LAYERS else -1
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import CheckFailed
+from ..core.errors import CheckFailed, PuzzlesatError
 from ..core.result import Status
 from ..core.timing import Stopwatch
 from .stop import Stop
@@ -88,7 +88,11 @@ class Report:
             return None
         from ..formats.picture import to_svg
 
-        return to_svg(self.draw(self.solution))
+        try:
+            picture = self.draw(self.solution)
+        except PuzzlesatError:  # a puzzle with no picture (a formula file's model): the table alone
+            return None
+        return to_svg(picture)
 
     def _repr_html_(self) -> str:
         """Jupyter's rich display: the status, the backend and the answers as a table, then the picture."""
@@ -171,8 +175,22 @@ def html_table(caption: str, rows: list[tuple[str, Any]]) -> str:
     from html import escape
 
     cells = "".join(f"<tr><th style='text-align:left'>{escape(str(label))}</th><td style='text-align:left'>"
-                    f"{escape(str(value))}</td></tr>" for label, value in rows)
+                    f"{_cell(value)}</td></tr>" for label, value in rows)
     return f"<table><caption>{escape(caption)}</caption>{cells}</table>"
+
+
+def _cell(value: Any) -> str:
+    """A value as a person reads it: yes/no, a grid's lines one under the other, a number as written
+    (a list's Python repr was shown: "['..##', '.#..']")."""
+    from html import escape
+
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)) and value and all(isinstance(item, str) for item in value):
+        return "<pre style='margin:0'>" + escape("\n".join(value)) + "</pre>"
+    if isinstance(value, (list, tuple)):
+        return escape(", ".join(map(str, value)))
+    return escape(str(value))
 
 
 def solution_warnings(solution: Solution | None) -> list[str]:
