@@ -323,30 +323,3 @@ def test_cadical_and_minisat_answer_as_puzzlesat_reads(tmp_path, text):
         assert (ran.returncode == 10) == sat, (name, ran.stdout)
         answered += 1
     assert answered
-
-
-def test_every_report_displays_in_a_notebook(tmp_path):
-    """Issue 70: a cell showing a cnf or wcnf report raised ('a model has no picture', two tracebacks);
-    a solve's grid showed as a Python list repr."""
-    import puzzlesat
-
-    cnf, wcnf = tmp_path / "f.cnf", tmp_path / "f.wcnf"
-    cnf.write_text("p cnf 2 1\n1 2 0\n")
-    wcnf.write_text("h 1 2 0\n3 -1 0\n")
-    for puzzle, path in (("cnf", cnf), ("wcnf", wcnf)):
-        report = puzzlesat.solve(puzzle, puzzlesat.read(puzzle, str(path)))
-        assert report._repr_svg_() is None and "<table>" in report._repr_html_()
-    grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
-    shown = puzzlesat.solve("aquarium", grid)._repr_html_()
-    assert "<pre style='margin:0'>" in shown  # the grid, line under line
-    assert "[&#x27;" not in shown and "unique</th><td style='text-align:left'>yes" in shown
-
-
-def test_python_dash_m_puzzlesat_is_the_command_line():
-    """Issue 70: 'python -m puzzlesat' said the package cannot be directly executed."""
-    import sys
-
-    ran = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "aquarium",
-                          "instances/aquarium/pa-6x6-easy-681742.txt", "--quiet"], capture_output=True, text=True,
-                         timeout=120)
-    assert ran.returncode == 0 and ran.stdout.startswith(". . # # # #"), ran

@@ -67,9 +67,10 @@ def formatted(fmt: str, encoding: Encoding, title: str) -> str:
 @click.option(
     "-o",
     "--output",
-    required=True,
+    default="-",
     type=click.Path(dir_okay=False, allow_dash=True),
-    help="Output file ('-' for stdout). A file gets its variable map beside it, OUT.vars.json.",
+    help="Output file (default '-': stdout, as a pipe into a solver takes it). A file gets its variable map "
+         "beside it, OUT.vars.json.",
 )
 @click.option("--format", "fmt", default="dimacs", show_default=True,
               help="dimacs (SAT), wcnf (MaxSAT, 2022 format: an optimisation puzzle's soft clauses), wcnf-old (the 'p wcnf' "
