@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def test_every_report_displays_in_a_notebook(tmp_path):
     """Issue 70: a cell showing a cnf or wcnf report raised ('a model has no picture', two tracebacks);
@@ -39,3 +41,17 @@ def test_export_writes_to_stdout_when_no_output_is_given():
                           "instances/aquarium/pa-6x6-easy-681742.txt"], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0 and ran.stdout.startswith("c puzzlesat aquarium ") and "p cnf 95 203" in ran.stdout
     assert not ran.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (["slove", "aquarium", "f"], "No such command 'slove'. Did you mean 'solve'?"),
+    (["solve", "aquarum", "f"], "'aquarum' is not a puzzle. Did you mean 'aquarium'?"),
+    (["generate", "aquarum"], "No such puzzle 'aquarum'. Did you mean 'aquarium'?"),
+    (["solve", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt", "-b", "cadicl"],
+     "unknown backend 'cadicl'. Did you mean 'cadical'?"),
+    (["solve", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt", "--timout", "3"],
+     "No such option '--timout'. Did you mean '--timeout'?"),
+])
+def test_a_misspelt_name_gets_a_suggestion(run_cli, args, said):
+    code, _, err = run_cli(*args)
+    assert code == 2 and said in err and err.count("\n") == 1, err

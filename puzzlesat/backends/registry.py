@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..core.errors import BackendError
+from ..core.errors import BackendError, did_you_mean
 from ..core.plugins import BACKEND_GROUP, load, registered
 from .base import Backend, capabilities_of
 from .builtin import PrefixFactory, builtin
@@ -60,7 +60,8 @@ def _resolve(name: str) -> Backend:
     if arg and prefix in _PREFIXES:
         return _checked(_PREFIXES[prefix](arg, get_backend))
     known = ", ".join(sorted(_FACTORIES) + [f"{p}:NAME" for p in _PREFIXES])
-    raise BackendError(f"unknown backend '{name}' (known: {known}; aliases: {', '.join(sorted(_ALIASES))})")
+    raise BackendError(f"unknown backend '{name}'.{did_you_mean(name, [*_FACTORIES, *_ALIASES])} (known: {known}; "
+                       f"aliases: {', '.join(sorted(_ALIASES))})")
 
 
 def _checked(backend: Backend) -> Backend:

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..core import plugins
+from ..core.errors import did_you_mean
 from ..core.version import __version__
 from .supervised import fail_usage, import_limits, run_reported
 
@@ -23,6 +24,13 @@ class _Group(click.Group):
             return None
         command: click.Command = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}").command
         return command
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """A misspelt command is named with the closest one ("puzzlesat slove")."""
+        if args and not args[0].startswith("-") and args[0] not in COMMANDS:
+            raise click.UsageError(f"No such command '{args[0]}'.{did_you_mean(args[0], COMMANDS)}", ctx)
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..core.declared import Generator
-from ..core.errors import PuzzlesatError
+from ..core.errors import PuzzlesatError, did_you_mean
 from ..core.files import write_text_atomic
 from ..core.reporting import report_phase
 from ..core.timing import Deadline
@@ -90,6 +90,8 @@ class _Generators(click.Group):
         if args and args[0] in puzzle_names() and generator_of(args[0]) is None:
             raise PuzzlesatError(f"generate: {args[0]} has no generator (generators: "
                                  f"{', '.join(self.list_commands(ctx))})")
+        if args and not args[0].startswith("-") and args[0] not in puzzle_names():
+            raise click.UsageError(f"No such puzzle '{args[0]}'.{did_you_mean(args[0], puzzle_names())}", ctx)
         return super().resolve_command(ctx, args)
 
 

@@ -9,7 +9,7 @@ import click
 
 from ..backends import DEFAULT_BACKEND
 from ..core.choices import CARDINALITY_ENCODINGS, PB_ENCODINGS
-from ..core.errors import PuzzlesatError
+from ..core.errors import PuzzlesatError, did_you_mean
 from ..core.files import write_bytes_atomic, write_text_atomic
 from ..core.options import quoted
 from ..core.puzzle import Puzzle
@@ -41,7 +41,10 @@ class PuzzleName(click.Choice[str]):
         """Ignored: the names come from :func:`puzzle_names`."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        return value if value in builtin_names() else str(super().convert(value, param, ctx))
+        if value in builtin_names() or value in self.choices:
+            return str(value)
+        self.fail(f"'{value}' is not a puzzle.{did_you_mean(str(value), self.choices)} (puzzles: "
+                  f"{', '.join(self.choices)})", param, ctx)
 
 
 puzzle_argument = click.argument("puzzle", type=PuzzleName())

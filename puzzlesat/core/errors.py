@@ -6,6 +6,7 @@ its ``exit_code`` the documented exit code (README, "Exit codes"; tests/test_lim
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterable
 
 #: the exit codes of every command; 130 and 143 are SIGINT and SIGTERM (128 + the signal's number)
 EXIT_OK = 0
@@ -118,3 +119,11 @@ class BackendUnavailable(BackendError, NotApplicable):
     and in a cross-check or a benchmark a SKIPPED row with the reason, never a culprit (a plain
     install's cross-check of dice named the missing counters as disagreeing)."""
 
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """" Did you mean 'cadical'?" for a misspelt name, the closest of ``known`` (difflib's ratio of at
+    least 0.6, click's rule for options); "" when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" Did you mean '{close[0]}'?" if close else ""
