@@ -52,8 +52,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    """The public names too (they load on first use), so that ``dir()`` and ``help()`` show them."""
-    return sorted(set(globals()) | set(_API))
+    """The public names only (they load on first use), so that ``dir()`` and a notebook's completion
+    show what a user calls, not ``Any``, ``TYPE_CHECKING`` or the subpackages."""
+    return sorted(__all__)
 
 
 __all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "__version__", "check", "count", "crosscheck",

@@ -229,8 +229,8 @@ def _puzzle_of(puzzle: str, instance: Any) -> Puzzle[Any, Any, Any]:
     spec = get_puzzle(puzzle)
     expected = _instance_class(spec)
     if expected is not None and not isinstance(instance, expected):
-        raise PuzzlesatError(f"the instance is of type {type(instance).__name__}, not a {spec.name} instance "
-                             f"({expected.__name__}): read it with puzzlesat.read({spec.name!r}, PATH)")
+        raise PuzzlesatError(f"instance: expected a {spec.name} instance, {expected.__name__} (puzzlesat.read("
+                             f"{spec.name!r}, PATH) makes one), got {type(instance).__name__}")
     return spec
 
 

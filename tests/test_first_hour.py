@@ -55,3 +55,11 @@ def test_export_writes_to_stdout_when_no_output_is_given():
 def test_a_misspelt_name_gets_a_suggestion(run_cli, args, said):
     code, _, err = run_cli(*args)
     assert code == 2 and said in err and err.count("\n") == 1, err
+
+
+def test_dir_shows_the_public_names_only():
+    """dir(puzzlesat) listed Any, TYPE_CHECKING, annotations, _API and core beside the interface."""
+    import puzzlesat
+
+    assert dir(puzzlesat) == sorted(puzzlesat.__all__)
+    assert all(hasattr(puzzlesat, name) for name in puzzlesat.__all__)
