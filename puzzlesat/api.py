@@ -229,8 +229,8 @@ def _puzzle_of(puzzle: str, instance: Any) -> Puzzle[Any, Any, Any]:
     spec = get_puzzle(puzzle)
     expected = _instance_class(spec)
     if expected is not None and not isinstance(instance, expected):
-        raise PuzzlesatError(f"instance: expected a {spec.name} instance, {expected.__name__} (puzzlesat.read("
-                             f"{spec.name!r}, PATH) makes one), got {type(instance).__name__}")
+        raise PuzzlesatError(f"instance: expected {expected.__name__}, the {spec.name} instance that puzzlesat.read("
+                             f"{spec.name!r}, PATH) makes; got {type(instance).__name__}")
     return spec
 
 

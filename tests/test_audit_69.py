@@ -259,7 +259,7 @@ def test_the_api_names_an_instance_of_another_puzzle():
     grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     for call in (puzzlesat.explain, puzzlesat.solve, puzzlesat.count, puzzlesat.check):
         args = ("jig", grid) + ((None,) if call is puzzlesat.check else ())
-        with pytest.raises(puzzlesat.PuzzlesatError, match="instance: expected a jig instance, JigInstance"):
+        with pytest.raises(puzzlesat.PuzzlesatError, match="instance: expected JigInstance, the jig instance"):
             call(*args)
 
 
