@@ -140,6 +140,21 @@ def cache_directory() -> Path | None:
     return directory if os.access(directory, os.W_OK | os.X_OK) else None
 
 
+def _cached(directory: Path | None, namespace: dict[str, Any], entry: str) -> bool:
+    """Whether numba's cache holds the entry kernel of the module ``namespace`` for its source as it is:
+    its index (``MODULE.ENTRY-LINE.pyXY.nbi``) newer than the source. numba also keys it by CPU, which
+    this does not read: another CPU's entry reads as cached, and is compiled unannounced."""
+    if directory is None:
+        return False
+    source = Path(namespace["__file__"])
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    try:
+        stamp = source.stat().st_mtime
+        return any(index.stat().st_mtime >= stamp for index in directory.glob(f"*/{source.stem}.{entry}-*.{tag}.nbi"))
+    except OSError:
+        return False
+
+
 @contextmanager
 def numba_cache_in(directory: Path | None) -> Iterator[bool]:
     """While kernels are declared inside, numba's cache is ``directory`` (numba picks each kernel's
@@ -155,18 +170,27 @@ def numba_cache_in(directory: Path | None) -> Iterator[bool]:
         setattr(config, "CACHE_DIR", previous)
 
 
-def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: frozenset[str] = frozenset()) -> Any:
+def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: frozenset[str] = frozenset(),
+                      what: str = "") -> Any:
     """Compile a module's functions ``names`` (``namespace``: its ``globals()``) with numba, cached in
     :func:`cache_directory`, callees first: each compiled function replaces the plain one in the module, and numba finds a
     callee through the module's globals, so each is compiled calling the compiled ones before it.
     ``inlined`` ones are compiled into their callers (a call passing many arrays costs more than the
     work). A compiled call lets go of the GIL (``nogil``; the kernels touch only their arrays), so
     threads run kernels side by side. Returns the last, the entry point; numba is imported here, on first use only
-    (:func:`start_compiled`: a numba that cannot start raises :class:`CompiledUnusable`)."""
+    (:func:`start_compiled`: a numba that cannot start raises :class:`CompiledUnusable`). Where numba's
+    cache does not hold them yet, a note names ``what`` is compiled before it is (it took 95 s for the
+    proof checker on a loaded machine, without a word)."""
     def build() -> Any:
         import numba
 
-        with numba_cache_in(cache_directory()) as cache:
+        directory = cache_directory()
+        if not _cached(directory, namespace, names[-1]):
+            from .reporting import say_once
+
+            say_once(f"compiling {what or namespace['__name__']} with numba, once on this machine (up to a "
+                     f"minute; kept in {directory or 'no cache: this process only'})")
+        with numba_cache_in(directory) as cache:
             compiled = {name: numba.njit(cache=cache, nogil=True, inline="always" if name in inlined else "never")(
                 namespace[name]) for name in names}
         namespace.update(compiled)  # only once all are built: a failure leaves the plain functions in place

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -191,6 +192,21 @@ def announce_temp(path: str) -> None:
     which it removes if the worker ends before renaming it."""
     if _WORKER is not None:
         _send("temp", os.path.abspath(path))
+
+
+def say_once(text: str) -> None:
+    """A note for the user on stderr, said once per command whichever of its processes says it (a
+    compilation that takes a while, announced before it starts): through the supervisor in a command
+    (a worker's children have no stderr of their own), directly outside one."""
+    if _WORKER is not None:
+        _send("say", text)
+    elif text not in _SAID:
+        _SAID.add(text)
+        print(f"puzzlesat: note: {text}", file=sys.stderr, flush=True)
+
+
+#: what :func:`say_once` has said in this process (outside a command)
+_SAID: set[str] = set()
 
 
 def announce_said() -> None:

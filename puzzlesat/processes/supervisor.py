@@ -223,6 +223,8 @@ class _Watch:
         self.phase = "start"
         self.temps: list[str] = []
         self.said = False
+        #: the notes said for the worker (:func:`~puzzlesat.core.reporting.say_once`), each once
+        self.notes: set[str] = set()
         self.status: int | None = None
         self.code: int | None = None
         self.pending = b""
@@ -319,6 +321,10 @@ class _Watch:
                 self.temps.append(value)
             elif kind == "said":
                 self.said = True
+            elif kind == "say" and value not in self.notes:  # (reporting.say_once)
+                self.notes.add(value)
+                sys.stderr.write(f"puzzlesat: note: {value}\n")
+                sys.stderr.flush()
 
     def _reaped(self) -> bool:
         if self.status is None:

@@ -49,7 +49,7 @@ def kernel() -> Any:
     then, and only when a proof is checked this way)."""
     global _KERNEL
     if _KERNEL is None:
-        _KERNEL = compiled_in_order(globals(), _ORDER, _INLINED)
+        _KERNEL = compiled_in_order(globals(), _ORDER, _INLINED, what="the proof checker")
     return _KERNEL
 
 

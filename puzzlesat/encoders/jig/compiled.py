@@ -47,7 +47,7 @@ def kernel() -> Any:
     :class:`~puzzlesat.core.compiled.CompiledUnusable` where numba cannot start."""
     global _KERNEL
     if _KERNEL is None:
-        _KERNEL = compiled_in_order(globals(), ("_search",))
+        _KERNEL = compiled_in_order(globals(), ("_search",), what="the jig's search")
     return _KERNEL
 
 

@@ -46,7 +46,8 @@ def _kernel() -> Any:
     global _KERNEL
     if _KERNEL is None:
         _KERNEL = compiled_in_order(globals(), ("_hide", "_unhide", "_cover", "_uncover", "_purify", "_unpurify",
-                                                "_commit", "_uncommit", "_search"))
+                                                "_commit", "_uncommit", "_search"),
+                                    what="the exact-cover search (Algorithm X)")
     return _KERNEL
 
 
