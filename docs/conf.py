@@ -1,5 +1,9 @@
 """Sphinx configuration of puzzlesat's documentation site (``make docs``).
 
+The docstrings are reST (``:param name:`` fields), read by autodoc alone: napoleon, which reads Google
+and NumPy sections that no docstring here has, split every ``#:`` attribute comment at its first colon
+into a type and a text ("Type: the backend asked (a portfolio's name").
+
 Why Sphinx (with MyST, sphinx-click and myst-nb) rather than MkDocs: the pages stay Markdown, the API
 reference comes from the docstrings by autodoc (PySAT's own site is Sphinx, so its objects link the
 same way), sphinx-click renders the click commands as they are, and myst-nb executes the notebook page
@@ -28,7 +32,6 @@ extensions = [
     "myst_nb",  # Markdown pages (MyST) and the executed notebook page
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.napoleon",
     "sphinx_click",
 ]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}

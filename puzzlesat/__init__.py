@@ -23,7 +23,7 @@ from .core.version import __version__
 #: the Python interface (:mod:`puzzlesat.api`), imported on first use so that ``import puzzlesat``
 #: (and the command line's start-up) stays light
 _API = ("read", "encode", "decode", "check", "solve", "count", "explain", "crosscheck", "Report", "Explained",
-        "CrossChecked", "PuzzlesatError")
+        "CrossChecked", "PuzzlesatError", "Status", "Stop")
 
 if TYPE_CHECKING:
     from .api import (
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
         Explained,
         PuzzlesatError,
         Report,
+        Status,
+        Stop,
         check,
         count,
         crosscheck,
@@ -57,5 +59,5 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "__version__", "check", "count", "crosscheck",
-           "decode", "encode", "explain", "read", "solve"]
+__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "Status", "Stop", "__version__", "check", "count",
+           "crosscheck", "decode", "encode", "explain", "read", "solve"]

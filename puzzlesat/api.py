@@ -28,6 +28,7 @@ from pysat.formula import CNF, WCNF, IDPool
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
 from .core.puzzle import Puzzle
+from .core.result import Status
 from .core.timing import Deadline
 from .encoders import get_puzzle
 from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, cross_check
@@ -35,11 +36,12 @@ from .pipeline.explaining import Explained, explain_instance
 from .pipeline.report import Report
 from .pipeline.request import request
 from .pipeline.steps import load
+from .pipeline.stop import Stop
 from .pipeline.tasks import count as _count
 from .pipeline.tasks import solve as _solve
 
-__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "check", "count", "crosscheck", "decode", "encode",
-           "explain", "read", "solve"]
+__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "Status", "Stop", "check", "count", "crosscheck",
+           "decode", "encode", "explain", "read", "solve"]
 
 if TYPE_CHECKING:
     from .core.encoding import Encoding
@@ -79,8 +81,15 @@ class PuzzleWCNF(WCNF, _Decodable):
 
 
 def read(puzzle: str, path: str, /, **reading: Any) -> Any:
-    """The instance in the file at ``path``, parsed as ``puzzle`` (``reading``: the puzzle's reading
-    options, e.g. a jigsaw's ``rows``/``cols``, amphipod's ``unfold``, dice's game).
+    """The instance in the file at ``path``, parsed as ``puzzle``.
+
+    :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
+        ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them).
+    :param path: the file (``-``: stdin; a formula file may be gzip-, bzip2- or xz-compressed); for
+        aquarium, a puzz.link URL itself.
+    :param reading: the puzzle's reading options by name, e.g. a jigsaw's ``rows``/``cols``, amphipod's
+        ``unfold``, dice's game (``target``, ``sides``, ...): ``puzzlesat solve PUZZLE --help`` lists them.
+    :raises PuzzlesatError: a file that cannot be read or parsed, in one line naming its line and column.
 
     >>> burrow = puzzlesat.read("amphipod", "instances/aoc/2021-23/example.txt", unfold=False)
     >>> puzzlesat.solve("amphipod", burrow, backend="glucose4").answers["energy"]
@@ -96,6 +105,14 @@ def encode(puzzle: str, instance: Any, vpool: IDPool | None = None, encoding: st
     puzzle variable under its meaning, e.g. ``("fill", 3, 7)``, an auxiliary one as a fresh id, so the
     formula shares a solver with your own clauses without renumbering. The returned object remembers
     what :func:`decode` needs, and so do its copies.
+
+    :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
+        ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them).
+    :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
+    :param vpool: the ``pysat.formula.IDPool`` every variable is taken from; None: a new one.
+    :param encoding: one of the puzzle's CNF encodings (``cnf``; amphipod's ``unroll``); None: the first.
+    :param options: the puzzle's encoder options by name (for example ``cardinality="totalizer"``); an unknown
+        one is refused.
 
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> from pysat.formula import IDPool
@@ -129,6 +146,9 @@ def decode(formula: CNF | WCNF, model: list[int]) -> Solution:
     """The solution a model of ``formula`` (from :func:`encode`, or a copy of it) stands for, not yet
     checked.
 
+    :param formula: what :func:`encode` returned (or its ``copy()``).
+    :param model: a solver's model, a list of literals (``solver.get_model()``).
+
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> from pysat.solvers import Solver
     >>> formula = puzzlesat.encode("aquarium", grid)
@@ -149,6 +169,11 @@ def decode(formula: CNF | WCNF, model: list[int]) -> Solution:
 def check(puzzle: str, instance: Any, solution: Solution) -> list[str]:
     """Every rule the solution breaks, as sentences (the independent checker); empty when it is valid.
 
+    :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
+        ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them).
+    :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
+    :param solution: a solution of this instance (a report's ``solution``, or :func:`decode`'s).
+
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> solution = puzzlesat.solve("aquarium", grid).solution
     >>> puzzlesat.check("aquarium", grid, solution)
@@ -161,7 +186,23 @@ def solve(puzzle: str, instance: Any, backend: str | None = None, encoding: str 
           timeout: float | None = None, method: str | None = None, certify: str | None = None,
           forced: bool = False, **options: Any) -> Report:
     """Solve, check and prove as ``puzzlesat solve`` does; the report's ``solution`` passed the checker.
-    With ``forced``, its ``forced`` is what every solution shares (``solve --forced``).
+
+    :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
+        ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them).
+    :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
+    :param backend: a backend name or alias as ``puzzlesat backends`` lists them (``cadical``, ``kissat``,
+        ``glucose4``, ``z3``, ``ganak``, ``d4``, ``external:PATH``, ``portfolio:A,B``); None: the puzzle's measured
+        default.
+    :param encoding: one of the puzzle's encodings (``cnf`` first, then ``smt``, and puzzle-specific ones such
+        as amphipod's ``unroll`` or dice's ``split``); None: the first.
+    :param timeout: seconds for the whole call; None: no limit.
+    :param method: an optimisation puzzle's method (amphipod): ``rc2``, ``rc2-stratified``, ``rc2-plain``,
+        ``descent``, ``z3``, ``maxsat``; None: the one tuned for the encoding.
+    :param certify: ``"strict"`` (every UNSAT claim backed by a checked DRAT proof, or refused) or
+        ``"best-effort"`` (claims a backend cannot prove are marked uncertified); None: no proofs.
+    :param forced: also find what every solution shares (``solve --forced``): the report's ``forced``.
+    :param options: the puzzle's encoder options by name (for example ``cardinality="totalizer"``); an unknown
+        one is refused.
 
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> report = puzzlesat.solve("aquarium", grid, backend="kissat")
@@ -182,6 +223,21 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
     it had: ``report.stopped`` says why (a :class:`~puzzlesat.pipeline.stop.Stop`), ``complete`` is
     False and each count is a lower bound.
 
+    :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
+        ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them).
+    :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
+    :param backend: as in :func:`solve`, and also an exact counter (``ganak``, ``d4``, ``frontier``); None:
+        the method that fits, raced against the puzzle's own search where it has one.
+    :param limit: stop once this many solutions are found (each count then means "at least").
+    :param timeout: seconds for the whole call; None: no limit.
+    :param encoding: one of the puzzle's encodings (``cnf`` first, then ``smt``, and puzzle-specific ones such
+        as amphipod's ``unroll`` or dice's ``split``); None: the first.
+    :param certify: ``"strict"`` (every UNSAT claim backed by a checked DRAT proof, or refused) or
+        ``"best-effort"`` (claims a backend cannot prove are marked uncertified); None: no proofs.
+    :param listing: keep the first count's solutions in ``report.solutions``.
+    :param options: the puzzle's encoder options by name (for example ``cardinality="totalizer"``); an unknown
+        one is refused.
+
     >>> jig = puzzlesat.read("jig", "instances/jig/matt5x5.jig")
     >>> report = puzzlesat.count("jig", jig, backend="glucose4")
     >>> dict(report.answers), report.counted_by
@@ -198,6 +254,13 @@ def explain(puzzle: str, instance: Any, certify: bool = False, timeout: float | 
     is False for a puzzle with no solution (``conflict``) or several (``differing``). Stopped by its
     ``timeout`` (seconds), it returns the steps found by then, replayed: ``stopped`` says why.
 
+    :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
+        ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them). Explanations are offered for aquarium,
+        jigsaw and jig.
+    :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
+    :param certify: also check a DRAT proof of every replayed UNSAT answer.
+    :param timeout: seconds for the whole call; None: no limit.
+
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> explained = puzzlesat.explain("aquarium", grid)
     >>> explained.explanation.difficulty
@@ -211,6 +274,17 @@ def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, ti
     """Cross-check as ``puzzlesat crosscheck`` does: every method (the solver-free reference, each
     backend on each encoding) under ``timeout`` seconds each and ``budget`` in all, their rows, and the
     verdict (``agree``, ``independent_methods``, :meth:`~CrossChecked.summary`).
+
+    :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
+        ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them).
+    :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
+    :param backends: the backends to run, each on each encoding (names as for :func:`solve`); None: the
+        puzzle's default set. The reference always runs.
+    :param timeout: seconds each method may take (a method past it is a TIMEOUT row).
+    :param budget: seconds for all the methods together (those left out are SKIPPED rows).
+    :param by_count: compare the solution counts instead of the answers (``crosscheck --count``).
+    :param options: the puzzle's encoder options by name (for example ``cardinality="totalizer"``); an unknown
+        one is refused.
 
     >>> jig = puzzlesat.read("jig", "instances/jig/matt5x5.jig")
     >>> checked = puzzlesat.crosscheck("jig", jig, backends=["cadical"])

@@ -13,7 +13,7 @@ from .supervised import fail_usage, import_limits, run_reported
 
 
 class _Group(click.Group):
-    """Turns every expected failure into one line on stderr and its exit code (README, "Exit codes");
+    """Turns every expected failure into one line on stderr and its exit code (docs/limits.md, "Limits, signals and exit codes");
     loads a command's module when the command is run (:data:`COMMANDS`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

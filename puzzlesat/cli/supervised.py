@@ -4,7 +4,7 @@
 ``--max-memory`` and runs the command in a supervised worker (:mod:`puzzlesat.processes.supervisor`) whose
 time limit is the command's ``--timeout`` (crosscheck and bench, whose ``--timeout`` is per method or
 per run, have no whole-command limit). :func:`run_reported` maps every way a command can end to its
-message and exit code (README, "Exit codes").
+message and exit code (docs/limits.md, "Limits, signals and exit codes").
 """
 from __future__ import annotations
 

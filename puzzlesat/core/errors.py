@@ -1,7 +1,7 @@
 """Errors that the CLI turns into one-line messages (never tracebacks), and the exit codes they end with.
 
 Every error a user can cause derives from :class:`PuzzlesatError`; its ``str`` is the whole message and
-its ``exit_code`` the documented exit code (README, "Exit codes"; tests/test_limits.py pins them).
+its ``exit_code`` the documented exit code (docs/limits.md, "Limits, signals and exit codes"; tests/test_limits.py pins them).
 """
 from __future__ import annotations
 

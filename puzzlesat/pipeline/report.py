@@ -33,18 +33,30 @@ class Report:
     ('SAT', True, True, ['grid'])
     """
 
+    #: the puzzle's name (``aquarium``, ``cnf``, ...)
     puzzle: str
+    #: the instance's file, or its URL, as given
     source: str
     #: the backend asked (a portfolio's name: see ``solved_by``); :data:`NO_BACKEND` where no solver
     #: answered (a count by the puzzle's own solver-free search)
     backend: str
+    #: the encoding solved (``cnf``, ``smt``, or a puzzle's own such as ``unroll``)
     encoding: str
+    #: SAT (a solution), UNSAT (none, proven), UNKNOWN (no answer: stopped before one), OPTIMAL, or
+    #: PARTIAL (an instance of parts, some without a solution): a :class:`~puzzlesat.Status`
     status: Status
+    #: the solution found, checked (None without one); ``render()`` draws it as text, ``answers()``
+    #: gives what every method must agree on, ``to_json()`` what ``--json`` prints of it
     solution: Solution | None = None
+    #: the answers by name, as the text output prints them: a puzzle's own (``energy``, ``part1``),
+    #: ``unique`` or ``optimal`` where they were proven, a count's counts by label
     answers: Mapping[str, Any] = field(default_factory=dict)
     #: every solution reported (or, for a count, counted) passed the independent checker
     checked: bool = False
+    #: the formula's size: ``variables`` and ``clauses`` (``soft`` for a weighted one), or an SMT
+    #: encoding's ``terms`` and ``assertions``; a count's ``shown``, where it is projected
     size: Mapping[str, int] = field(default_factory=dict)
+    #: seconds by phase (``parse``, ``encode``, ``solve``, ``decode``, ``check``, ...)
     times: Mapping[str, float] = field(default_factory=dict)
     #: the backend that answered each solver call; differs from ``backend`` for a portfolio (the winners)
     solved_by: tuple[str, ...] = ()

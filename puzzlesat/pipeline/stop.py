@@ -20,8 +20,8 @@ class Stop:
     """Why a piece of work ended before its end, so that what it had found is reported with it (a
     count's numbers are then lower bounds, every solution in them checked): ``by`` what (``time
     limit``, ``memory limit``, or the signal's name), after how many ``seconds`` (since the command
-    started), and the one-line ``message`` and ``exit_code`` the command ends with (README, "Exit
-    codes"). Plain data: it crosses the pipe from a forked count."""
+    started), and the one-line ``message`` and ``exit_code`` the command ends with (the table of
+    exit codes in docs/limits.md). Plain data: it crosses the pipe from a forked count."""
 
     by: str
     seconds: float

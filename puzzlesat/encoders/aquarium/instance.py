@@ -77,7 +77,7 @@ def _region_walls(instance: AquariumInstance) -> frozenset[tuple[tuple[int, int]
 _INT = re.compile(r"\d{1,9}")
 
 
-#: the largest grid side accepted (README, "Limits"): a 200x200 grid is 80,000 variables and encodes in
+#: the largest grid side accepted (docs/limits.md, the table of sizes): a 200x200 grid is 80,000 variables and encodes in
 #: seconds; beyond that the solve is out of any reasonable time limit
 MAX_SIDE = 200
 

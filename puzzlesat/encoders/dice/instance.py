@@ -35,7 +35,7 @@ class Game:
                                  f"turn is over this toolkit's limit of {MAX_OUTCOMES:,}")
 
 
-#: the largest game parameters accepted (README, "Limits")
+#: the largest game parameters accepted (docs/limits.md, the table of sizes)
 MAXIMA = {"track": 100, "sides": 20, "rolls": 10, "target": 300, "det_sides": 1_000_000, "det_target": 1_000_000}
 #: the most outcomes of one turn (``sides ** rolls``)
 MAX_OUTCOMES = 100_000

@@ -22,7 +22,7 @@ class JigInstance:
     source: str = field(default="", compare=False)
 
 
-#: the largest grid side accepted (README, "Limits"): a 50x50 jig is 2,500 pieces in 4 turns on
+#: the largest grid side accepted (docs/limits.md, the table of sizes): a 50x50 jig is 2,500 pieces in 4 turns on
 #: 2,500 cells, some 25 M placement variables before pruning
 MAX_SIDE = 50
 

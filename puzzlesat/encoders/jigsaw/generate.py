@@ -16,7 +16,7 @@ from .grids import composition_table, orient
 from .solution import MONSTER, MONSTER_CELLS, monster_corners
 
 ATTEMPTS = 20
-#: the largest generated puzzles (README, "Limits"): tile ids have four digits (9,000 of them), and
+#: the largest generated puzzles (docs/limits.md, the table of sizes): tile ids have four digits (9,000 of them), and
 #: edge codes of more than 28 bits buy nothing
 MAX_SIZE = 60
 MAX_TILE = 30

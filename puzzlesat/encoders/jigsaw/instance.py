@@ -25,7 +25,7 @@ class JigsawInstance:
         return len(self.tiles[0])
 
 
-#: the largest inputs accepted (README, "Limits"): a 60x60 assembly of tiles at most 100 cells wide
+#: the largest inputs accepted (docs/limits.md, the table of sizes): a 60x60 assembly of tiles at most 100 cells wide
 MAX_TILES = 3600
 MAX_TILE = 100
 
