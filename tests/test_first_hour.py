@@ -107,3 +107,17 @@ def test_every_public_name_and_parameter_is_described():
             doc = inspect.getdoc(member) or ""
             for parameter in inspect.signature(member).parameters:
                 assert f":param {parameter}:" in doc, f"{name}({parameter}) is not described"
+
+
+def test_the_backends_page_says_what_puzzlesat_backends_says():
+    """docs/backends.md gave the default backend 'sat, enumerate', where `puzzlesat backends` (and
+    --certify) says it writes proofs too."""
+    import re
+    from pathlib import Path
+
+    from puzzlesat.backends import get_backend
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "backends.md").read_text()
+    row = next(line for line in page.splitlines() if line.startswith("| `pysat:cadical195`"))
+    said = set(re.split(r",\s*", row.rstrip(" |").rsplit("|", 1)[1].strip()))
+    assert said == {capability.value for capability in get_backend("cadical195").capabilities}
