@@ -1,4 +1,5 @@
-# Quick start: `make demo` (solves and cross-checks bundled instances of all five puzzles) and `make test` (whole test suite);
+# Quick start: `make demo` (a plain install; solves and cross-checks bundled instances of all five puzzles) and
+# `make test` (the test tools too; the whole test suite);
 # `make docs` builds the documentation site.
 # Both create .venv with Python 3.11+ and install the project into it; nothing else is needed,
 # except the DIMACS solver binaries the round-trip tests use (`make solvers`, apt-get, as root).
@@ -8,9 +9,14 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-cores bench-cnf bench-compare clean
 
-$(BIN)/puzzlesat: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml
+# the package alone (what `make demo` runs: a plain install), then the test tools on top (`make test`)
+$(BIN)/puzzlesat: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/test-installed: pyproject.toml examples/puzzlesat-sudoku/pyproject.toml $(BIN)/puzzlesat
 	$(BIN)/pip install --quiet -e '.[test]' -e examples/puzzlesat-sudoku
 	touch $@
 
@@ -45,13 +51,13 @@ solvers:
 	  echo "  the round-trip tests run them on our exports; 'pytest -m \"not outside\"' runs the rest without them"; \
 	  apt-get update -qq && apt-get install -y -qq cadical picosat minisat cryptominisat cvc5 z3; }
 
-test: $(BIN)/puzzlesat solvers
+test: $(VENV)/test-installed solvers
 	$(BIN)/ruff check puzzlesat tests bench examples
 	$(BIN)/mypy
 	PUZZLESAT_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -q -n 2 tests examples/puzzlesat-sudoku/tests
 
 # the documentation site, warnings as errors (docs/conf.py); open docs/_build/html/index.html
-$(VENV)/docs-installed: pyproject.toml $(BIN)/puzzlesat
+$(VENV)/docs-installed: pyproject.toml $(VENV)/test-installed
 	$(BIN)/pip install --quiet -e '.[docs]'
 	touch $@
 
@@ -61,14 +67,14 @@ docs: $(VENV)/docs-installed
 	@echo "docs: docs/_build/html/index.html"
 
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200
-fuzz: $(BIN)/puzzlesat
+fuzz: $(VENV)/test-installed
 	PUZZLESAT_CASES=10000 PUZZLESAT_WCNF_CASES=1000 $(BIN)/python -m pytest -q -n 2 tests/test_brute_force.py
 
 # 1,000 random commands with random deadlines and signals: leftover processes, temporary files, errors
-soak: $(BIN)/puzzlesat solvers
+soak: $(VENV)/test-installed solvers
 	$(BIN)/python bench/soak.py --runs 1000 --jobs 2
 
-bench: $(BIN)/puzzlesat
+bench: $(VENV)/test-installed
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/certify.py
@@ -76,35 +82,35 @@ bench: $(BIN)/puzzlesat
 
 # 200 seeded random jigs: `count jig` against the plain reference, as a distribution, as installed and
 # with numba blocked (about 25 minutes each); and whole processes against a plain script
-bench-family: $(BIN)/puzzlesat
+bench-family: $(VENV)/test-installed
 	$(BIN)/python bench/jig_family.py
 	$(BIN)/python bench/jig_family.py --without-numba
 	$(BIN)/python bench/jig_plain.py
 
 # counts from 1 to 3.1 million solutions: enumeration, the exact counters and the default race (about 15 minutes)
-bench-count: $(BIN)/puzzlesat
+bench-count: $(VENV)/test-installed
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/count_family.py
 	$(BIN)/python bench/count_family.py --processes
 
 # cube and conquer and a sweep on a local Dask cluster of 1 and 2 workers, and the jig's own search there
-bench-cluster: $(BIN)/puzzlesat
+bench-cluster: $(VENV)/test-installed
 	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/cluster.py --search
 
 # the jig's compiled search on 1, 2, ... cores, a projection to 16 from its parts' times, and 2 cores against
 # all of them, local and on Dask (bench/sixteen_cores.sh runs these on a lent 16-core machine)
-bench-cores: $(BIN)/puzzlesat
+bench-cores: $(VENV)/test-installed
 	$(BIN)/python bench/jig_cores.py
 	$(BIN)/python bench/jig_spread.py
 
 # formula files against the cadical binary and a six-line PySAT script (CNFgen makes the formulas)
-bench-cnf: $(BIN)/puzzlesat
+bench-cnf: $(VENV)/test-installed
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/cnf_curve.py
 
 # whole processes of this tree against an earlier revision, e.g. `make bench-compare REV=e834fbc`
-bench-compare: $(BIN)/puzzlesat
+bench-compare: $(VENV)/test-installed
 	$(BIN)/python bench/compare.py $(REV)
 
 clean:
