@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, cast
 if TYPE_CHECKING:
     from ..processes.runner import Child
 
-from ..core.errors import BackendError, NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
+from ..core.errors import BackendError, Interrupted, NotApplicable, OutOfMemory, PuzzlesatError, SolverTimeout
 from ..core.reporting import STOP_POLL, check_stop, hands_back, stop_requested
 from ..core.timing import Deadline
 
@@ -225,7 +225,6 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
     an answer does not end the race; at the end (every racer answered or failed, or twice
     :data:`SETTLE` past the deadline or the stop: a racer waits for its own children first), the one
     that had found the most is returned, and a racer's timeout is one more failure."""
-    from ..core.errors import Interrupted
     from ..processes.runner import Child
 
     children: dict[int, Child] = {}
@@ -339,8 +338,6 @@ def _receive(child: Child, deadline: Deadline, backend: str, settle: Settle | No
     if kind == "memory":
         raise OutOfMemory(payload)
     if kind == "interrupted":  # a signal's request to stop reached the child first: still that request
-        from ..core.errors import Interrupted
-
         number, phase = payload.split("\0")
         raise Interrupted(int(number), phase)
     if kind == "refused":  # the child's own one-line message (bad option, failed check), kept as it was
@@ -370,8 +367,6 @@ def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
 
 def _failure(exc: BaseException) -> tuple[str, str]:
     """A user-facing error travels as its message; anything else as a solver failure with its trace."""
-    from ..core.errors import Interrupted
-
     if isinstance(exc, SolverTimeout):  # the child's own deadline (the command's) came first: still a timeout
         return "timeout", f"{exc.backend}\0{exc.seconds}"
     if isinstance(exc, Interrupted):  # a signal's request, seen by the child first: a stop, not a refusal

@@ -142,5 +142,3 @@ def _probe(point: EntryPoint, where: str, seconds: float | None, memory: int | N
         raise PluginFailed(f"{where}: its import ran out of memory{cap}", EXIT_OUT_OF_MEMORY)
     if answer or code != 0:
         raise PluginFailed(f"{where} failed to load: {answer.decode('utf-8', 'replace') or f'exit code {code}'}")
-
-

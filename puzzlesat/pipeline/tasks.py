@@ -386,15 +386,16 @@ def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer
     try:
         _, report, raced = first_forked([racer.run for racer in racers], request.deadline, request.backend.name,
                                         head_start, [racer.name for racer in racers], found=_lower_bound, cue=cue)
-    except STOPPING as stop:  # no racer had anything to hand back
-        named = SolverTimeout(" and ".join(racer.name for racer in racers), request.deadline.seconds or 0.0)
-        if not counting:  # named after every racer: the limit message says none of them answered
-            raise (named if isinstance(stop, SolverTimeout) else stop) from None
+    except STOPPING as stopped:  # no racer had anything to hand back
+        stop: PuzzlesatError = stopped
+        if isinstance(stop, SolverTimeout):  # named after every racer: the limit message says none answered
+            stop = SolverTimeout(" and ".join(racer.name for racer in racers), request.deadline.seconds or 0.0)
+        if not counting:
+            raise stop from None
         # a count stopped before its first solution: a record all the same, nothing found (UNKNOWN)
         counts = {label: 0 for label, _ in request.puzzle.count_variants(request.options)}
         report = _count_report(request, instance, Stopwatch(), counts, {}, (), Claims(request, watch), "enumeration",
-                               False, (), Stop.of(named if isinstance(stop, SolverTimeout) else stop,
-                                                  since_start(started)))
+                               False, (), Stop.of(stop, since_start(started)))
         raced = True
     watch.times.update(report.times)
     return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
