@@ -556,7 +556,8 @@ def test_long_work_shows_a_status_line_on_a_terminal_only(tmp_path, scratch):
     """`count --cubes 4` on zhurgut_9x9 ran 61 s without a line (issue 35): on a terminal, the phase and
     the time, rewritten in place and wiped before any other output; nothing in a pipe or with --json."""
     code, text = stderr_on_a_terminal(["count", "jig", JIG_10, "--timeout", "3.5"], scratch)
-    assert code == 4 and "\rcount: " in text and " phase, 2 s (Ctrl-C stops)" in text, text
+    # the search's parts done join the line once it reports one (on a slow or loaded machine, by then)
+    assert code == 4 and re.search(r"\rcount: \w+ phase(, [^\r]*)?, 2 s \(Ctrl-C stops\)", text), text
     assert text.endswith("\r\x1b[Kpuzzlesat: error: " + text.rsplit("puzzlesat: error: ", 1)[1]), text
     code, _, err, _ = run("count", "jig", JIG_10, "--timeout", "3.5", tmp=scratch)
     assert code == 4 and "phase," not in err and "\r" not in err

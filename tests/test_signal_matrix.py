@@ -102,9 +102,11 @@ def test_a_stopped_forced_solve_prints_its_solution(tmp_path, stop, as_json):
     code, out, err = stopped_run(["solve", "jig", JIG_13x9, "--forced", *(["--json"] if as_json else [])],
                                  stop, tmp_path)
     assert code == STOPS[stop]
-    if not out and re.fullmatch(r"puzzlesat: error: .* in the solve phase\n", err):
-        # known, under heavy load only (design notes, issue 69): the race settles 0.5 s past the deadline
-        # and its worker missed the supervisor's grace, whose own line is then all; left for the next fix
+    if not out and re.fullmatch(r"puzzlesat: error: .* in the solve phase\n", err) and overloaded():
+        # a machine running three times as many processes as it has cores can starve the worker past the
+        # supervisor's grace (seen at load 6-8 on 2 cores, when the race settled 0.5 s past the deadline;
+        # it now settles 0.25 s past it): the supervisor's own line is then all. At any lesser load the
+        # record is required.
         return
     found = "a solution, checked" in err
     if as_json:
@@ -115,6 +117,11 @@ def test_a_stopped_forced_solve_prints_its_solution(tmp_path, stop, as_json):
         assert ("forced in every solution: not decided" in out) == found and ("checked: yes" in out) == found
     if found:
         assert said(err, stop) == "a solution, checked; what every solution shares (--forced) was not decided"
+
+
+def overloaded() -> bool:
+    """Whether the machine's load is over three times its cores (the last minute's average)."""
+    return os.getloadavg()[0] > 3 * (os.cpu_count() or 1)
 
 
 @needs_proc

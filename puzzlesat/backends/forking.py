@@ -223,8 +223,9 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
     With ``found``, a racer stopped before its end (by the deadline or a signal) may answer with what
     it had: ``found(result)`` is then how much (a count's lower bound), None for a whole answer. Such
     an answer does not end the race; at the end (every racer answered or failed, or twice
-    :data:`SETTLE` past the deadline or the stop: a racer waits for its own children first), the one
-    that had found the most is returned, and a racer's timeout is one more failure."""
+    :data:`SETTLE` past the racers' own deadline, :data:`HAND_BACK` before ``deadline``, or past the
+    stop: a racer waits for its own children first), the one that had found the most is returned, and a
+    racer's timeout is one more failure. Such racers must be given ``deadline.sooner(HAND_BACK)``."""
     from ..processes.runner import Child
 
     children: dict[int, Child] = {}
@@ -247,6 +248,10 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
 
     every: list[Child] = []
     settling = Settle(2 * SETTLE) if found is not None else None  # a racer settles its own children first
+    # the settle starts when the racers stop (HAND_BACK before the deadline), not at the deadline: it then
+    # ends SETTLE past it, leaving most of the supervisor's grace for the report to be written (a heavily
+    # loaded worker that settled 2 * SETTLE past the deadline missed it, and its record went unsaid)
+    racers_stop = deadline.sooner(HAND_BACK) if settling is not None else deadline
     try:
         for number, fn in enumerate(fns):
             children[number] = Child(partial(_send_result, fn=fn), hands_back=found is not None)
@@ -260,7 +265,7 @@ def first_forked(fns: list[Callable[[], T]], deadline: Deadline, backend: str,
                     stopped.append((had, 0, cast(T, result)))
         while children:
             try:
-                ready = ready_among([child.conn for child in children.values()], deadline, settling)
+                ready = ready_among([child.conn for child in children.values()], racers_stop, settling)
             except Interrupted:
                 if not stopped:
                     raise
