@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-cores bench-cnf bench-compare clean
+.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-cores bench-cnf bench-compare bench-first-run clean
 
 # the package alone (what `make demo` runs: a plain install), then the test tools on top (`make test`)
 $(BIN)/puzzlesat: pyproject.toml
@@ -108,6 +108,10 @@ bench-cores: $(VENV)/test-installed
 bench-cnf: $(VENV)/test-installed
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python bench/cnf_curve.py
+
+# every command of README and the site on an empty cache of compiled kernels and on a warm one (about 10 minutes)
+bench-first-run: $(VENV)/test-installed
+	$(BIN)/python bench/first_run.py
 
 # whole processes of this tree against an earlier revision, e.g. `make bench-compare REV=e834fbc`
 bench-compare: $(VENV)/test-installed

@@ -95,34 +95,20 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
 #: when this test session started (time.monotonic()), for the suite's time said at the end
 _STARTED: list[float] = []
 
-#: compiles every numba kernel of the package into the user's cache (what a first command would)
-_WARM = """
-from puzzlesat.core.bundled import ROOT
-from puzzlesat.encoders.jig import PUZZLE
-from puzzlesat.encoders.jig.counting import reference_counts
-from puzzlesat.encoders.jig.cover_counting import cover_counts
-from puzzlesat.proofs.checker import check_proof
-from puzzlesat.proofs.reading import Step
-
-jig = PUZZLE.parse((ROOT / "jig" / "matt5x5.jig").read_text(), "j")
-reference_counts(jig, plain_seconds=0)
-cover_counts(jig, plain_seconds=0)
-check_proof([[1], [-1]], [Step(())], core="compiled")
-"""
-
 
 def pytest_sessionstart(session: Any) -> None:
-    """The suite's start; in the controlling process, numba's cache warmed first (0.8 s when it is; on a
-    fresh clone, whose sources are newer than any cached kernel, about 20 s), so that no test's output
-    depends on whether it is the one that compiles: a first compilation is announced on stderr
-    ("puzzlesat: note: compiling ..."), which tests that count stderr's lines would see only in the one
-    process that happened to compile (tests/test_compiled_cache.py tests that note, in caches of its own)."""
+    """The suite's start; in the controlling process, numba's cache warmed first by ``puzzlesat compile``
+    (a second when it is; on a fresh clone, whose sources are newer than any cached kernel, about 20 s),
+    so that no test's output depends on whether it is the one that compiles: a first compilation is
+    announced on stderr ("puzzlesat: note: compiling ..."), which tests that count stderr's lines would
+    see only in the one process that happened to compile (tests/test_compiled_cache.py and
+    tests/test_first_run.py test that note, in caches of their own)."""
     import subprocess
     import sys
 
     _STARTED.append(time.monotonic())
     if not hasattr(session.config, "workerinput") and not os.environ.get("NUMBA_DISABLE_JIT"):
-        subprocess.run([sys.executable, "-c", _WARM], capture_output=True, timeout=600)
+        subprocess.run([sys.executable, "-m", "puzzlesat", "compile"], capture_output=True, timeout=600)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -77,6 +77,7 @@ def main() -> None:
 COMMANDS = {
     "backends": ("backends_cmd", "List every backend with its capabilities and whether it is available here."),
     "bench": ("bench_cmd", "Time every instance with every backend and the solver-free reference."),
+    "compile": ("compile_cmd", "Compile the numba kernels ahead (the proof checker, the puzzles' searches)."),
     "count": ("count", "Count all solutions of FILE, by enumeration or with an exact counter."),
     "crosscheck": ("crosscheck", "Solve FILE with every backend (each of its encodings) and the reference."),
     "decode": ("decode", "Decode a solver's answer to the export of FILE, and check it."),

@@ -4,7 +4,8 @@ Every process the toolkit forks for work is a :class:`Child` (a limited solver c
 :mod:`puzzlesat.backends.forking`; a portfolio member; a worker of :func:`run_each`, which bench, the
 local executor and a cross-check on local processes use). Only the supervisor's worker is forked apart
 (:mod:`puzzlesat.processes.supervisor`: it is forked before anything else, takes the command's rlimits and
-signals, and reports its phase through a raw pipe).
+signals, and reports its phase through a raw pipe), and work done behind the command for later runs
+(:class:`Background`: a kernel compiled while the plain code answers), which nothing waits for.
 
 :func:`run_each` runs independent tasks: at most ``workers`` forked worker processes, each in a process
 group of its own, each task under its own time limit, each ending as one :class:`Outcome`.
@@ -84,6 +85,45 @@ class Child:
             self.process.kill()
         self.process.join()
         self.conn.close()
+
+
+class Background:
+    """A forked child that runs ``target()`` behind the work and ends by itself (a kernel compiled for
+    later runs: :class:`~puzzlesat.core.compiled.Kernel`). Unlike a :class:`Child` it is not
+    multiprocessing's, which joins its children when a process ends: a racer or a library caller that
+    ends would wait a minute for a compilation nobody waits for. It dies with its parent (and with the
+    command's process group), as a :class:`Child` does, and reports only by its exit code."""
+
+    def __init__(self, target: Callable[[], object]) -> None:
+        parent = os.getpid()
+        with no_compilation_elsewhere():
+            self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover  (the child's own life ends in os._exit)
+            code = 1
+            try:
+                forget_other_threads_imports()
+                default_signals()
+                die_with_parent(parent)
+                if not os.environ.get("PUZZLESAT_DEBUG"):
+                    silence_descriptor_2()
+                    sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (open for the child's whole life)
+                target()
+                code = 0
+            finally:
+                os._exit(code)
+        self.exitcode: int | None = None
+
+    def ended(self) -> int | None:
+        """Its exit code once it has ended (a signal's: minus its number), else None; reaps it."""
+        if self.exitcode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere: its end is unknown, taken as a failure
+                self.exitcode = 1
+                return self.exitcode
+            if pid != 0:
+                self.exitcode = os.waitstatus_to_exitcode(status)
+        return self.exitcode
 
 
 def _child_main(conn: Any, target: Callable[[Any], None], own_group: bool, hands_back: bool) -> None:

@@ -259,7 +259,8 @@ class _Database:
 def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step], core: Core = "auto") -> Verdict:
     """Check that ``proof`` refutes ``formula``; a :class:`ProofRejected` names the failing step. ``core``:
     ``python``, ``compiled`` (numba must be installed), or ``auto``: Python for
-    :data:`~puzzlesat.core.compiled.PLAIN_SECONDS`, then compiled where it can be."""
+    :data:`~puzzlesat.core.compiled.PLAIN_SECONDS`, then compiled where it can be, once the compiled
+    core loads from numba's cache (compiled meanwhile in the background, the Python core going on)."""
     clauses = list(formula)
     if core == "compiled":
         return _compiled_check(clauses, proof)
@@ -267,7 +268,8 @@ def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step], core: C
         checker = _Checker(clauses, proof)
         try:
             with interrupted_after(plain_then_compiled.PLAIN_SECONDS,
-                                   unless=lambda: checker.seconds_left() < plain_then_compiled.COMPILED_START):
+                                   unless=lambda: checker.seconds_left() < plain_then_compiled.COMPILED_START
+                                   or not _kernel_ready_soon()):
                 return checker.run()
         except TimeIsUp:
             try:
@@ -275,6 +277,14 @@ def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step], core: C
             except CompiledUnusable:  # numba cannot start here: Python to the end
                 pass
     return _Checker(clauses, proof).run()
+
+
+def _kernel_ready_soon() -> bool:
+    """Whether the compiled core loads now (:meth:`~puzzlesat.core.compiled.Kernel.ready_soon`: until it
+    does, it is compiled in the background and the Python core goes on)."""
+    from .compiled import KERNEL
+
+    return KERNEL.ready_soon()
 
 
 def _compiled_check(formula: list[Sequence[int]], proof: Sequence[Step]) -> Verdict:

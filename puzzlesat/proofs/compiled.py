@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.compiled import compiled_in_order
+from ..core.compiled import Kernel
 from .reading import Step
 
 #: the kernel's verdicts
@@ -41,16 +41,10 @@ CORE_HEAD, ALL_HEAD, TRAIL, EXACT, POOL_TOP, CLAUSES, ARENA, OFFSET, TOKEN, UNIT
 #: clause deleted, a deletion of a top-level reason ignored
 NOTHING, ADDED, DELETED, KEPT = range(4)
 
-_KERNEL: Any = None
-
-
 def kernel() -> Any:
     """The compiled check, built on first use or loaded from numba's cache (numba is imported only
     then, and only when a proof is checked this way)."""
-    global _KERNEL
-    if _KERNEL is None:
-        _KERNEL = compiled_in_order(globals(), _ORDER, _INLINED, what="the proof checker")
-    return _KERNEL
+    return KERNEL.entry()
 
 
 # -- watch lists
@@ -564,6 +558,17 @@ _ORDER = ("_push", "_assign", "_undo", "_imply", "_attach", "_propagate", "_repr
 #: the small functions called per literal, compiled into their callers (a call passes ``db``'s arrays
 #: and counts their references, which costs more than the work)
 _INLINED = frozenset({"_push", "_assign", "_undo", "_imply"})
+
+
+def _warm() -> None:
+    """Compile the kernel for the types every check passes: a check of the smallest refutation."""
+    from .checker import check_proof
+
+    check_proof([[1], [-1]], [Step(())], core="compiled")
+
+
+#: the proof checker's kernel (:class:`~puzzlesat.core.compiled.Kernel`)
+KERNEL = Kernel(globals(), _ORDER, "the proof checker", _warm, _INLINED)
 
 
 def flattened(clauses: Sequence[Sequence[int]]) -> tuple[Any, Any]:

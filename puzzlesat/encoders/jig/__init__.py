@@ -54,6 +54,7 @@ def _generate(seed: int, deadline: Any, rows: int, cols: int, types: int | None,
 class Jig(TilingPuzzle[JigInstance, JigSolution]):
     name = "jig"
     bundled = "instances/jig"
+    kernels = ("puzzlesat.encoders.jig.compiled", "puzzlesat.encoders.jig.compiled_cover")
     generator = Generator(
         "A random jig puzzle (it has at least the solution it was cut from).",
         "Pieces cut from a random layout of tab types.\n\n\b\nExample:\n"

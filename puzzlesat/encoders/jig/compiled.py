@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ...core.compiled import compiled_in_order
+from ...core.compiled import Kernel
 from .instance import JigInstance
 from .reference import Layout, SearchPlan, first_pieces, put_first, search_plan, turning
 
@@ -39,16 +39,23 @@ MAX_TABLE = 4_000_000
 #: even out the subtrees' unequal sizes, so that parts take about the same time
 NODES_PER_PART = 64
 
-_KERNEL: Any = None
-
-
 def kernel() -> Any:
     """The compiled search, built on first use (numba is imported only here, and only when counting);
     :class:`~puzzlesat.core.compiled.CompiledUnusable` where numba cannot start."""
-    global _KERNEL
-    if _KERNEL is None:
-        _KERNEL = compiled_in_order(globals(), ("_search",), what="the jig's search")
-    return _KERNEL
+    return KERNEL.entry()
+
+
+def _warm() -> None:
+    """Compile the kernel for the types every search passes: a whole count of a small bundled jig."""
+    from ...core.bundled import ROOT
+    from . import PUZZLE
+    from .counting import reference_counts
+
+    reference_counts(PUZZLE.parse((ROOT / "jig" / "matt5x5.jig").read_text(), "matt5x5.jig"), plain_seconds=0)
+
+
+#: the jig search's kernel (:class:`~puzzlesat.core.compiled.Kernel`)
+KERNEL = Kernel(globals(), ("_search",), "the jig's search", _warm)
 
 
 #: the scalars a search keeps between calls, in one array: its step, the flat sides facing inner edges,

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.compiled import compiled_in_order
+from ...core.compiled import Kernel
 from ...core.errors import PuzzlesatError
 from ...processes.runner import run_each
 from .exact_cover import Option, jig_options
@@ -37,18 +37,24 @@ SPLIT_LEVEL = 3
 #: parts of a search per core: more parts than cores even out the parts' unequal sizes
 PARTS_PER_CORE = 4
 
-_KERNEL: Any = None
-
-
 def _kernel() -> Any:
     """The compiled search, built on first use or loaded from numba's cache (numba is imported only
     then, and only when counting)."""
-    global _KERNEL
-    if _KERNEL is None:
-        _KERNEL = compiled_in_order(globals(), ("_hide", "_unhide", "_cover", "_uncover", "_purify", "_unpurify",
-                                                "_commit", "_uncommit", "_search"),
-                                    what="the exact-cover search (Algorithm X)")
-    return _KERNEL
+    return KERNEL.entry()
+
+
+def _warm() -> None:
+    """Compile the kernel for the types every search passes: a whole count of a small bundled jig."""
+    from ...core.bundled import ROOT
+    from . import PUZZLE
+    from .cover_counting import cover_counts
+
+    cover_counts(PUZZLE.parse((ROOT / "jig" / "matt5x5.jig").read_text(), "matt5x5.jig"), plain_seconds=0)
+
+
+#: the exact-cover search's kernel (:class:`~puzzlesat.core.compiled.Kernel`)
+KERNEL = Kernel(globals(), ("_hide", "_unhide", "_cover", "_uncover", "_purify", "_unpurify", "_commit", "_uncommit",
+                            "_search"), "the exact-cover search (Algorithm X)", _warm)
 
 
 class Links:

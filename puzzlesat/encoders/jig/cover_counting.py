@@ -28,7 +28,7 @@ def cover_counts(instance: JigInstance, workers: int | None = None, plain_second
         return plain_counts(instance)
     if plain_seconds > 0:
         try:
-            with interrupted_after(plain_seconds):
+            with interrupted_after(plain_seconds, unless=lambda: not _kernel_ready_soon()):
                 return plain_counts(instance)
         except TimeIsUp:
             pass
@@ -38,3 +38,11 @@ def cover_counts(instance: JigInstance, workers: int | None = None, plain_second
         return counts(instance, workers or os.cpu_count() or 1)
     except CompiledUnusable:  # numba cannot start here: Python to the end
         return plain_counts(instance)
+
+
+def _kernel_ready_soon() -> bool:
+    """Whether the compiled search loads now (:meth:`~puzzlesat.core.compiled.Kernel.ready_soon`: until
+    it does, it is compiled in the background and the plain search goes on)."""
+    from .compiled_cover import KERNEL
+
+    return KERNEL.ready_soon()
