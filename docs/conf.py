@@ -118,6 +118,15 @@ def examples_as_code(app: object, ctx: object, lines: list[str]) -> None:
     lines[:] = out
 
 
+def puzzles_listed(app: object, ctx: object, lines: list[str]) -> None:
+    """Under a command that takes a PUZZLE, what PUZZLE may be, the plug-ins marked, as ``--help`` says
+    it (sphinx-click renders the command's docstring, not the help text click formats)."""
+    from puzzlesat.cli.options import PuzzleName, puzzles_in_words
+
+    if any(isinstance(param.type, PuzzleName) for param in ctx.command.params):  # type: ignore[attr-defined]
+        lines += ["", puzzles_in_words(), ""]
+
+
 #: docutils' "smart quotes" turned every "--backends" in the generated references into an en dash, which a
 #: pasted command then carried ("Got unexpected extra arguments (–backends ...)")
 smartquotes = False
@@ -127,3 +136,4 @@ def setup(app: object) -> None:
     make_pictures()
     option_tables()
     app.connect("sphinx-click-process-description", examples_as_code)  # type: ignore[attr-defined]
+    app.connect("sphinx-click-process-description", puzzles_listed)  # type: ignore[attr-defined]

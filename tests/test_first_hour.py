@@ -121,3 +121,32 @@ def test_the_backends_page_says_what_puzzlesat_backends_says():
     row = next(line for line in page.splitlines() if line.startswith("| `pysat:cadical195`"))
     said = set(re.split(r",\s*", row.rstrip(" |").rsplit("|", 1)[1].strip()))
     assert said == {capability.value for capability in get_backend("cadical195").capabilities}
+
+
+def test_user_pages_speak_of_use_not_of_the_tests():
+    """crosscheck.md cited tests/ seven times, and six other user pages more: where a promise is tested
+    is said on the contributors' page that lists them (docs/verification.md), not on the pages of use."""
+    from .examples import ROOT
+
+    contributors = {"architecture.md", "contributing.md", "verification.md", "adding-a-puzzle.md",
+                    "adding-a-backend.md", "benchmarks.md", "changelog.md"}
+    pages = [ROOT / "README.md", *(page for page in (ROOT / "docs").rglob("*.md")
+                                  if page.name not in contributors and not {"design-notes", "_build", "_generated"}
+                                  & set(page.parts))]
+    citing = [f"{page.relative_to(ROOT)}:{number}" for page in pages
+              for number, line in enumerate(page.read_text().splitlines(), 1) if "tests/" in line]
+    assert citing == []
+
+
+def test_a_plug_in_puzzle_is_marked_in_the_help():
+    """'sudoku', a plug-in a plain install lacks, was listed among the built-in puzzles in every usage
+    line: the usage says PUZZLE, and the help lists the built-in puzzles apart from the plug-ins, each
+    plug-in with the package that brings it."""
+    from puzzlesat.encoders import builtin_names
+
+    helped = subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "--help"], capture_output=True, text=True)
+    text = " ".join(helped.stdout.split())  # as read, not as wrapped
+    assert "Usage: python -m puzzlesat solve [OPTIONS] PUZZLE FILE" in text, text[:300]
+    assert f"PUZZLE is a built-in puzzle ({', '.join(builtin_names())})" in text
+    assert "sudoku" not in builtin_names() and "or a plug-in, installed separately: sudoku (from puzzlesat-sudoku)." \
+        in text

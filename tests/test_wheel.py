@@ -98,3 +98,45 @@ def test_every_help_example_runs_from_an_installed_wheel(installed, tmp_path):
         assert "Traceback" not in done.stderr, f"{line}\n{done.stderr}"
     assert not (tmp_path / "instances").exists()
     assert shlex.split(lines[-1])[:2] == ["puzzlesat", "decode"]
+
+
+def test_the_sdist_and_the_wheel_pass_twine_check_strict(tmp_path):
+    """What an index would be given: ``python -m build`` (without network: no build isolation) makes both,
+    and ``twine check --strict`` accepts their metadata and README as an index would render it."""
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "puzzlesat", source / "puzzlesat", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(tmp_path / "dist"), str(source)],
+                   check=True, capture_output=True)
+    built = sorted(path.name for path in (tmp_path / "dist").iterdir())
+    assert sorted(name.rsplit(".", 1)[-1] for name in built) == ["gz", "whl"], built
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *sorted((tmp_path / "dist").iterdir())],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout.count("PASSED") == 2, checked.stdout + checked.stderr
+
+
+def test_readmes_commands_run_from_an_installed_wheel_in_an_empty_folder(installed, tmp_path):
+    """README's console examples, as a user of the wheel types them in an empty folder (``instances/...``
+    is the bundled copy inside the package), print what README shows; those that run a tool not
+    installed here, or read the repository's ``examples/`` (a plug-in's files), are left out."""
+    from .examples import ROOT as REPOSITORY
+    from .examples import blocks, output_matches, tools_missing, transcript
+
+    run = 0
+    for block in blocks(REPOSITORY / "README.md"):
+        if block.info != "console":
+            continue
+        pairs = transcript(block)
+        if any(tools_missing(command) or "examples/" in command for command, _ in pairs):
+            continue
+        here = tmp_path / f"block-{block.line}"
+        here.mkdir()
+        for command, shown in pairs:
+            done = subprocess.run(["bash", "-c", command], env=installed | {"NO_COLOR": "1", "COLUMNS": "80"}, cwd=here,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+            assert output_matches(shown, done.stdout.splitlines()), f"$ {command}\n{done.stdout}"
+            run += 1
+        assert not (here / "instances").exists()
+    assert run >= 5, "README's commands were all left out"

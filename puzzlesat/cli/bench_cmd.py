@@ -45,7 +45,7 @@ def bundled_puzzles() -> list[str]:
 @click.command("bench", cls=SupervisedCommand, deadline=None, inputs=(), progress=False)
 @click.option("--puzzle", type=PuzzleName(), default=None,
               help="Only this puzzle (default: every puzzle with bundled instances); one without them needs "
-                   "--instances.")
+                   "--instances. 'puzzlesat solve --help' lists the puzzles, the plug-ins marked.")
 @click.option("--backends", default=None, shell_complete=complete_backends,
               help="Comma-separated backends, a portfolio written portfolio:A+B (default: each puzzle's default "
                    "backend); the reference always runs, and is a SKIPPED row where it refuses an instance by design "

@@ -154,6 +154,11 @@ class PuzzleCommand(SupervisedCommand):
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_help_text(ctx, formatter)
         if not ctx.meta.get(_PUZZLE):
+            from .options import puzzles_in_words  # here: options imports what a command needs, this does not
+
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(puzzles_in_words())
             formatter.write_paragraph()
             with formatter.indentation():
                 formatter.write_text(f"Each puzzle's own options (how its files are read{', its formula' * self.formula}) "

@@ -40,11 +40,29 @@ class PuzzleName(click.Choice[str]):
     def choices(self, _: object) -> None:
         """Ignored: the names come from :func:`puzzle_names`."""
 
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        """``PUZZLE``: the names are listed in the help's text (:func:`puzzles_in_words`), the plug-ins
+        marked as such, which a ``{a|b|...}`` list in the usage line cannot do."""
+        return "PUZZLE"
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if value in builtin_names() or value in self.choices:
             return str(value)
         self.fail(f"'{value}' is not a puzzle.{did_you_mean(str(value), self.choices)} (puzzles: "
                   f"{', '.join(self.choices)})", param, ctx)
+
+
+def puzzles_in_words() -> str:
+    """What PUZZLE may be, for help texts: the built-in puzzles, then the plug-ins installed (each a
+    package of its own, named), which a plain install lacks."""
+    from ..core.plugins import PUZZLE_GROUP, registered
+
+    builtin = builtin_names()
+    points = registered(PUZZLE_GROUP)
+    plugins = [f"{name} (from {points[name].dist.name})" if points[name].dist else name
+               for name in puzzle_names() if name not in builtin]
+    return (f"PUZZLE is a built-in puzzle ({', '.join(builtin)})"
+            + (f" or a plug-in, installed separately: {', '.join(plugins)}." if plugins else "."))
 
 
 puzzle_argument = click.argument("puzzle", type=PuzzleName())
