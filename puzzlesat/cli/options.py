@@ -59,7 +59,7 @@ def puzzles_in_words() -> str:
 
     builtin = builtin_names()
     points = registered(PUZZLE_GROUP)
-    plugins = [f"{name} (from {points[name].dist.name})" if points[name].dist else name
+    plugins = [f"{name} (from {dist.name})" if (dist := points[name].dist) is not None else name
                for name in puzzle_names() if name not in builtin]
     return (f"PUZZLE is a built-in puzzle ({', '.join(builtin)})"
             + (f" or a plug-in, installed separately: {', '.join(plugins)}." if plugins else "."))
