@@ -10,9 +10,8 @@ checked report), or ``encode`` it into a PySAT formula over your own ``IDPool``,
 >>> report.answers["unique"]  # proven by an UNSAT answer
 True
 
-The package is layered (docs/architecture.md): ``core`` <- ``processes`` <- ``formats`` <- ``proofs`` <- ``deduction`` <-
-``backends`` <- ``pipeline`` <- ``encoders`` <- ``cli``. Importing it imports nothing else (the functions load on first
-use), so that the command line's start-up pays only for what a command uses.
+Importing it imports nothing else (the functions load on first use), so that a script's and the
+command line's start-up pays only for what they use.
 """
 from __future__ import annotations
 
@@ -23,14 +22,19 @@ from .core.version import __version__
 #: the Python interface (:mod:`puzzlesat.api`), imported on first use so that ``import puzzlesat``
 #: (and the command line's start-up) stays light
 _API = ("read", "encode", "decode", "check", "solve", "count", "explain", "crosscheck", "Report", "Explained",
-        "CrossChecked", "PuzzlesatError", "Status", "Stop")
+        "CrossChecked", "PuzzlesatError", "Status", "Stop", "Solution", "Row", "Explanation", "PuzzleCNF", "PuzzleWCNF")
 
 if TYPE_CHECKING:
     from .api import (
         CrossChecked,
         Explained,
+        Explanation,
+        PuzzleCNF,
         PuzzlesatError,
+        PuzzleWCNF,
         Report,
+        Row,
+        Solution,
         Status,
         Stop,
         check,
@@ -59,5 +63,6 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "Status", "Stop", "__version__", "check", "count",
-           "crosscheck", "decode", "encode", "explain", "read", "solve"]
+__all__ = ["CrossChecked", "Explained", "Explanation", "PuzzleCNF", "PuzzleWCNF", "PuzzlesatError", "Report", "Row",
+           "Solution", "Status", "Stop", "__version__", "check", "count", "crosscheck", "decode", "encode", "explain",
+           "read", "solve"]

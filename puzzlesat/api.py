@@ -27,11 +27,12 @@ from pysat.formula import CNF, WCNF, IDPool
 
 from .core.errors import PuzzlesatError
 from .core.model import CnfModel
-from .core.puzzle import Puzzle
+from .core.puzzle import Puzzle, Solution
 from .core.result import Status
 from .core.timing import Deadline
+from .deduction import Explanation
 from .encoders import get_puzzle
-from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, cross_check
+from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, Row, cross_check
 from .pipeline.explaining import Explained, explain_instance
 from .pipeline.report import Report
 from .pipeline.request import request
@@ -40,12 +41,11 @@ from .pipeline.stop import Stop
 from .pipeline.tasks import count as _count
 from .pipeline.tasks import solve as _solve
 
-__all__ = ["CrossChecked", "Explained", "PuzzlesatError", "Report", "Status", "Stop", "check", "count", "crosscheck",
-           "decode", "encode", "explain", "read", "solve"]
+__all__ = ["CrossChecked", "Explained", "Explanation", "PuzzleCNF", "PuzzleWCNF", "PuzzlesatError", "Report", "Row",
+           "Solution", "Status", "Stop", "check", "count", "crosscheck", "decode", "encode", "explain", "read", "solve"]
 
 if TYPE_CHECKING:
     from .core.encoding import Encoding
-    from .core.puzzle import Solution
 
 
 class _Decodable:

@@ -91,7 +91,9 @@ def test_a_compilation_is_announced_where_numba_has_not_cached_it(tmp_path, caps
 def test_every_public_name_and_parameter_is_described():
     """The API reference showed types only (nothing said what backend=, encoding=, method= or
     **options take), and named types it never documented: every public name is in the reference, and
-    every parameter of each public function has its ':param NAME:' sentence."""
+    every parameter of each public function has its ':param NAME:' sentence, every field of each public
+    dataclass its sentence."""
+    import dataclasses
     import inspect
     from pathlib import Path
 
@@ -103,6 +105,11 @@ def test_every_public_name_and_parameter_is_described():
             continue
         assert f"\n   {name}\n" in reference, f"{name} is not in the API reference"
         member = getattr(puzzlesat, name)
+        if dataclasses.is_dataclass(member):  # every field a '#:' comment, which the reference renders
+            source = inspect.getsource(member).splitlines()
+            for field in dataclasses.fields(member):
+                at = next(i for i, line in enumerate(source) if line.startswith(f"    {field.name}: "))
+                assert source[at - 1].strip().startswith("#:"), f"{name}.{field.name} is not described"
         if inspect.isfunction(member):
             doc = inspect.getdoc(member) or ""
             for parameter in inspect.signature(member).parameters:

@@ -18,9 +18,12 @@ from typing import Any
 class Fact:
     """A rule of the puzzle as it applies to one place, with the clauses that say it."""
 
+    #: what it says, in puzzle terms ("row 3 has 4 filled cells")
     label: str
+    #: the clauses that say it, over the puzzle's CNF variables
     clauses: Sequence[Sequence[int]]
-    short: str = ""  # the label in a few characters, for a picture's titles (default: the label)
+    #: the label in a few characters, for a picture's titles (default: the label)
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -28,10 +31,14 @@ class Facts:
     """A puzzle's CNF as labelled facts, and what its shown variables mean: each variable's cells (as
     the puzzle names them) and the words for its two values."""
 
+    #: every rule as it applies to one place
     facts: Sequence[Fact]
-    cells: dict[int, tuple[Any, ...]]  # shown variable -> the cells it stands for (JSON-ready)
-    names: dict[int, str]  # shown variable -> its cells as a person reads them ("r3c1 r3c2")
-    values: tuple[str, str] = ("false", "true")  # how a cell reads when its variable is false, true
+    #: shown variable -> the cells it stands for (JSON-ready)
+    cells: dict[int, tuple[Any, ...]]
+    #: shown variable -> its cells as a person reads them ("r3c1 r3c2")
+    names: dict[int, str]
+    #: how a cell reads when its variable is false, true ("empty", "water")
+    values: tuple[str, str] = ("false", "true")
     #: the values whose cells a text names one by one (the others are counted: a tiling's placements
     #: ruled out are many and dull)
     listed: tuple[bool, ...] = (False, True)
@@ -44,8 +51,10 @@ class Facts:
 class Step:
     """Facts that, with every cell fixed before, force these literals of shown variables."""
 
-    facts: tuple[int, ...]  # indices into Facts.facts
-    forced: tuple[int, ...]  # literals over shown variables
+    #: the facts it uses, as indices into :attr:`Facts.facts`
+    facts: tuple[int, ...]
+    #: what they force, as literals over shown variables (positive: the variable's true value)
+    forced: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -54,9 +63,14 @@ class Explanation:
     forced has more than one value in the solutions), or a contradiction (``conflict``: facts that
     cannot hold together)."""
 
+    #: the puzzle's CNF as labelled facts, and what its shown variables mean
     facts: Facts
+    #: the steps, in order: each uses the cells the steps before it fixed
     steps: tuple[Step, ...]
+    #: every shown variable is fixed at the end
     solved: bool
+    #: where the puzzle has no solution: facts (indices into :attr:`Facts.facts`) that cannot hold
+    #: together, given the steps' cells
     conflict: tuple[int, ...] = ()
     #: where the steps stop without a solution: two solutions that differ on every cell not forced
     differing: tuple[tuple[int, ...], ...] = field(default=())

@@ -60,13 +60,26 @@ class Method:
 
 @dataclass
 class Row:
+    """One method's line of a cross-check (:attr:`CrossChecked.rows`): what it answered, in what time,
+    and whether it agrees with the yardstick (the first method that answered whole)."""
+
+    #: the method, as the table names it ("reference", "pysat:cadical195 [cnf, pruned]", "z3 [smt]")
     method: str
+    #: SAT, UNSAT, OPTIMUM, PARTIAL, UNKNOWN, TIMEOUT, MEMOUT, ERROR or SKIPPED
     status: str
+    #: its wall time, in seconds
     seconds: float
+    #: its answers (the puzzle's :meth:`~puzzlesat.core.puzzle.Solution.answers`, or a count per label);
+    #: None where it gave none
     answers: dict[str, Any] | None
+    #: why it has no answer, or where it disagrees ('' where it agrees)
     error: str = ""
+    #: its answers are the yardstick's
     agrees: bool = False
+    #: the independent method it belongs to: methods of one family share an encoding or a step, and
+    #: count once in "N independent methods agree"
     family: str = ""
+    #: the file reader its answer rests on (formula files: puzzlesat's, the reference's own, a binary's)
     reader: str = ""
     #: under ``--certify``: per claim resting on an UNSAT answer, whether its proof was checked
     certified: dict[str, bool] | None = None
@@ -279,8 +292,11 @@ class CrossChecked:
     line the command line prints, and a notebook shows the rows and that line (``_repr_html_``). A
     cross-check ``stopped`` before its end has fewer rows than the ``planned`` methods."""
 
+    #: one :class:`Row` per method, in the order they ran
     rows: tuple[Row, ...]
+    #: how many methods were planned (more than the rows where the cross-check was stopped)
     planned: int = 0
+    #: why the cross-check ended before its end (a time budget, a signal), None where it ran whole
     stopped: Stop | None = None
 
     @property
@@ -291,6 +307,7 @@ class CrossChecked:
 
     @property
     def unanswered(self) -> list[Row]:
+        """The rows with no answer: timed out, out of memory, or skipped by design."""
         return [row for row in self.rows if row.status in NO_ANSWER]
 
     @property
@@ -301,6 +318,7 @@ class CrossChecked:
 
     @property
     def independent_methods(self) -> int:
+        """How many independent methods (families) gave the agreed answer."""
         return independent_agreement(list(self.rows))
 
     def summary(self, formula_file: bool = False) -> str:

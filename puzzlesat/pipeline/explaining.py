@@ -30,10 +30,15 @@ class Explained:
     (True, 10)
     """
 
+    #: the puzzle's name
     puzzle: str
+    #: the steps and where they end (:class:`~puzzlesat.Explanation`)
     explanation: Explanation
+    #: the solution the steps reach, checked (None where they stop short of one)
     solution: Any
+    #: with ``certify``: each replayed UNSAT answer's checked proof
     certificates: list[Certificate]
+    #: seconds spent, phase by phase (``explain``, ``replay``, ``certify``)
     times: dict[str, float] = field(default_factory=dict)
     #: why the search ended before its end (a time limit, a signal): the steps are those found by
     #: then, every one replayed

@@ -67,6 +67,8 @@ class Report:
     #: whether they are complete (False: stopped at ``--limit`` or by :attr:`stopped`, so each means
     #: "at least")
     counted_by: str = ""
+    #: the counts are every solution (False: stopped at ``--limit`` or by :attr:`stopped`, each count
+    #: then a lower bound)
     complete: bool = True
     #: why the task ended before its end (a time limit, a signal), what it had found being reported
     stopped: Stop | None = None

@@ -23,9 +23,13 @@ class Stop:
     started), and the one-line ``message`` and ``exit_code`` the command ends with (the table of
     exit codes in docs/limits.md). Plain data: it crosses the pipe from a forked count."""
 
+    #: what stopped it: ``time limit``, ``memory limit``, or the signal's name (``SIGINT``)
     by: str
+    #: when, in seconds since the command (or the call) started
     seconds: float
+    #: the one line the command ends with
     message: str
+    #: the exit code the command ends with (4, 5, 130, 143: docs/limits.md)
     exit_code: int
 
     @classmethod
