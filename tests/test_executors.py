@@ -556,7 +556,7 @@ def compiled_here() -> bool:
     """Whether this process (a Dask worker's own, run through ``Client.run``) has the jig's kernel compiled."""
     from puzzlesat.encoders.jig import compiled
 
-    return compiled._KERNEL is not None and bool(compiled._KERNEL.signatures)
+    return compiled.KERNEL.in_process()
 
 
 def test_the_jigs_own_search_on_a_local_dask_cluster(run_cli, tmp_path):

@@ -75,14 +75,14 @@ def test_a_compilation_is_announced_where_numba_has_not_cached_it(tmp_path, caps
     from puzzlesat.encoders.jig import compiled as jig_compiled
 
     namespace = vars(jig_compiled)
-    assert not compiled._cached(tmp_path, namespace, "_search")
+    assert not compiled.cached_in(tmp_path, namespace, "_search")
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
     index = tmp_path / "jig_0123" / f"compiled._search-40.{tag}.nbi"
     index.parent.mkdir()
     index.write_text("")
-    assert compiled._cached(tmp_path, namespace, "_search")
+    assert compiled.cached_in(tmp_path, namespace, "_search")
     os.utime(index, (0, 0))  # older than the source: numba compiles afresh
-    assert not compiled._cached(tmp_path, namespace, "_search")
+    assert not compiled.cached_in(tmp_path, namespace, "_search")
     for _ in range(2):
         reporting.say_once("compiling the test's kernel")
     assert capsys.readouterr().err == "puzzlesat: note: compiling the test's kernel\n"

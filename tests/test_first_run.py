@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not compiled_available(), reason="numba cannot b
 EXE = str(Path(sys.executable).parent / "puzzlesat")
 
 TINY = '''
-from puzzlesat.core.compiled import Kernel
+from puzzlesat.processes.kernels import Kernel
 
 
 def _add(a, b):

@@ -6,8 +6,9 @@ import time
 
 import click
 
-from ..core.compiled import CompiledUnusable, Kernel, cache_directory, compiled_available
+from ..core.compiled import CompiledUnusable, cache_directory, compiled_available
 from ..encoders import get_puzzle, puzzle_names
+from ..processes.kernels import Kernel
 from .verbosity import VerboseCommand, note
 
 #: the kernels of the core, every puzzle's own (:attr:`~puzzlesat.core.puzzle.Puzzle.kernels`) come after

@@ -7,8 +7,9 @@ by that fraction, and short work never pays numba's start. Without numba the pla
 
 A kernel that numba's cache does not hold yet (a fresh install, a changed source) is not compiled in the
 work's time: it is compiled in the background while the plain code goes on, and taken up once it loads
-(:class:`Kernel`; ``puzzlesat compile`` compiles every kernel ahead). Compiling the proof checker took
-95 s on a loaded machine, and a first cross-check's exact cover timed out while it compiled.
+(:class:`~puzzlesat.processes.kernels.Kernel`; ``puzzlesat compile`` compiles every kernel ahead).
+Compiling the proof checker took 95 s on a loaded machine, and a first cross-check's exact cover timed
+out while it compiled.
 """
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ class TimeIsUp(Exception):
 def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda: False) -> Iterator[None]:
     """Raise :class:`TimeIsUp` in the code run inside, ``seconds`` from now (None: never), or later: while
     ``unless()`` says not yet (the plain code will soon be done, or the compiled code does not load yet:
-    :meth:`Kernel.ready_soon`), it is asked again every tenth of a second. A
+    :meth:`~puzzlesat.processes.kernels.Kernel.ready_soon`), it is asked again every tenth of a second. A
     timer signal, so the plain code's loop pays nothing for it; only in the main thread, where signals
     are delivered (elsewhere, a Dask worker's thread, the plain code runs to the end). The plain code
     runs in frames of its own (a search, a checker): CPython 3.11-3.13 can look a signal's exception up
@@ -146,7 +147,7 @@ def cache_directory() -> Path | None:
     return directory if os.access(directory, os.W_OK | os.X_OK) else None
 
 
-def _cached(directory: Path | None, namespace: dict[str, Any], entry: str) -> bool:
+def cached_in(directory: Path | None, namespace: dict[str, Any], entry: str) -> bool:
     """Whether numba's cache holds the entry kernel of the module ``namespace`` for its source as it is:
     its index (``MODULE.ENTRY-LINE.pyXY.nbi``) newer than the source. numba also keys it by CPU, which
     this does not read: another CPU's entry reads as cached, and is compiled unannounced."""
@@ -191,7 +192,7 @@ def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: 
         import numba
 
         directory = cache_directory()
-        if announce and not _cached(directory, namespace, names[-1]):
+        if announce and not cached_in(directory, namespace, names[-1]):
             from .reporting import say_once
 
             say_once(f"compiling {what or namespace['__name__']} with numba, once on this machine (up to a "
@@ -202,76 +203,3 @@ def compiled_in_order(namespace: dict[str, Any], names: Sequence[str], inlined: 
         namespace.update(compiled)  # only once all are built: a failure leaves the plain functions in place
         return compiled[names[-1]]
     return start_compiled(build)
-
-
-class Kernel:
-    """One module's numba kernel: its functions ``names`` compiled in order (:func:`compiled_in_order`),
-    what it is for the user (``what``: "the proof checker"), and ``warm``, a call of the module's own
-    code on a tiny input that compiles the kernel for the argument types real work passes (numba compiles
-    a kernel at its first call, for the types of that call, and caches it).
-
-    The first run is the same run (issue 70): a kernel is compiled in the work's time only where nothing
-    else can be done (no cache to keep it in, or asked for it: :meth:`entry` called directly). Plain work
-    that would go compiled (:func:`interrupted_after` with :meth:`ready_soon`) goes compiled only once
-    the kernel loads from the cache, in :data:`COMPILED_START`; until then a forked child compiles it in
-    the background (announced once) and the plain code goes on, so that a compilation of a minute never
-    makes a method time out nor delays an answer the plain code gives sooner. Both codes give the same
-    answers (the tests hold each compiled kernel to its plain twin), so which one answers changes the
-    time only. ``puzzlesat compile`` compiles every kernel ahead (:meth:`compile`)."""
-
-    def __init__(self, namespace: dict[str, Any], names: Sequence[str], what: str, warm: Callable[[], object],
-                 inlined: frozenset[str] = frozenset()) -> None:
-        self.namespace, self.names, self.what, self.warm, self.inlined = namespace, tuple(names), what, warm, inlined
-        self._entry: Any = None
-        #: the child compiling it in the background (a :class:`~puzzlesat.processes.runner.Background`),
-        #: or None; whether its compilation was announced (inherited by that child: said once)
-        self._compiling: Any = None
-        self._announced = False
-
-    def entry(self) -> Any:
-        """The compiled entry point, built on first use (compiled at its first call where numba's cache
-        does not hold it: announced), or :class:`CompiledUnusable`."""
-        if self._entry is None:
-            self._entry = compiled_in_order(self.namespace, self.names, self.inlined, self.what,
-                                            announce=not self._announced)
-        return self._entry
-
-    def cached(self) -> bool:
-        """Whether the kernel loads without compiling: compiled in this process, or in numba's cache for
-        its source as it is."""
-        if self._entry is not None and getattr(self._entry, "signatures", None):
-            return True
-        return _cached(cache_directory(), self.namespace, self.names[-1])
-
-    def ready_soon(self) -> bool:
-        """Whether plain work should give way to the kernel now: it is cached (:meth:`cached`), or it
-        cannot be compiled in the background (no cache directory to hand it over through: it is then
-        compiled in this process, announced, as before). Otherwise a background compilation is started
-        (once per process, announced: "this run goes on in pure Python meanwhile") and False is the
-        answer until it has written the cache; a compilation that failed leaves the plain code to the
-        end."""
-        if self.cached():
-            return True
-        if cache_directory() is None or not compiled_available():
-            return True  # nothing to wait for: the caller's compiled attempt compiles here, or finds numba unusable
-        if self._compiling is None:
-            from ..processes.runner import Background  # here: most runs never compile
-            from .reporting import say_once
-
-            say_once(f"compiling {self.what} with numba in the background, once on this machine (up to a minute; "
-                     f"kept in {cache_directory()}); this run goes on in pure Python meanwhile ('puzzlesat compile' "
-                     "compiles ahead)")
-            self._announced = True  # the child inherits it: it says nothing more
-            self._compiling = Background(self.warm)
-            return False
-        # ended well: the cache holds it now; failed: the plain code to the end (the next run tries again)
-        return self._compiling.ended() == 0 and self.cached()
-
-    def compile(self) -> bool:
-        """Compile the kernel now, in this process, for real work's argument types (``warm``); True when it
-        was compiled, False when it was already cached. :class:`CompiledUnusable` where numba cannot
-        start."""
-        was_cached = self.cached()
-        self._announced = True  # the caller says what it does
-        self.warm()
-        return not was_cached

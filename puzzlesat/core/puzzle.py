@@ -79,7 +79,7 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     max_input_bytes: int | None = 64 << 20
 
     #: the modules of this puzzle's numba kernels, each with a module-level ``KERNEL`` (a
-    #: :class:`~puzzlesat.core.compiled.Kernel`), which ``puzzlesat compile`` compiles ahead
+    #: :class:`~puzzlesat.processes.kernels.Kernel`), which ``puzzlesat compile`` compiles ahead
     kernels: ClassVar[tuple[str, ...]] = ()
 
     #: the spellings of the puzzle itself that :meth:`spell` writes for other tools (an aquarium's

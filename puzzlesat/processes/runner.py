@@ -89,7 +89,7 @@ class Child:
 
 class Background:
     """A forked child that runs ``target()`` behind the work and ends by itself (a kernel compiled for
-    later runs: :class:`~puzzlesat.core.compiled.Kernel`). Unlike a :class:`Child` it is not
+    later runs: :class:`~puzzlesat.processes.kernels.Kernel`). Unlike a :class:`Child` it is not
     multiprocessing's, which joins its children when a process ends: a racer or a library caller that
     ends would wait a minute for a compilation nobody waits for. It dies with its parent (and with the
     command's process group), as a :class:`Child` does, and reports only by its exit code."""

@@ -280,7 +280,7 @@ def check_proof(formula: Iterable[Sequence[int]], proof: Sequence[Step], core: C
 
 
 def _kernel_ready_soon() -> bool:
-    """Whether the compiled core loads now (:meth:`~puzzlesat.core.compiled.Kernel.ready_soon`: until it
+    """Whether the compiled core loads now (:meth:`~puzzlesat.processes.kernels.Kernel.ready_soon`: until it
     does, it is compiled in the background and the Python core goes on)."""
     from .compiled import KERNEL
 

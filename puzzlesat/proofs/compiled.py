@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.compiled import Kernel
+from ..processes.kernels import Kernel
 from .reading import Step
 
 #: the kernel's verdicts
@@ -567,7 +567,7 @@ def _warm() -> None:
     check_proof([[1], [-1]], [Step(())], core="compiled")
 
 
-#: the proof checker's kernel (:class:`~puzzlesat.core.compiled.Kernel`)
+#: the proof checker's kernel (:class:`~puzzlesat.processes.kernels.Kernel`)
 KERNEL = Kernel(globals(), _ORDER, "the proof checker", _warm, _INLINED)
 
 

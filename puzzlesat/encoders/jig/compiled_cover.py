@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.compiled import Kernel
 from ...core.errors import PuzzlesatError
+from ...processes.kernels import Kernel
 from ...processes.runner import run_each
 from .exact_cover import Option, jig_options
 from .exact_cover import turned as turned_look
@@ -46,13 +46,12 @@ def _kernel() -> Any:
 def _warm() -> None:
     """Compile the kernel for the types every search passes: a whole count of a small bundled jig."""
     from ...core.bundled import ROOT
-    from . import PUZZLE
-    from .cover_counting import cover_counts
+    from .instance import parse
 
-    cover_counts(PUZZLE.parse((ROOT / "jig" / "matt5x5.jig").read_text(), "matt5x5.jig"), plain_seconds=0)
+    counts(parse((ROOT / "jig" / "matt5x5.jig").read_text(), "matt5x5.jig"), 1)
 
 
-#: the exact-cover search's kernel (:class:`~puzzlesat.core.compiled.Kernel`)
+#: the exact-cover search's kernel (:class:`~puzzlesat.processes.kernels.Kernel`)
 KERNEL = Kernel(globals(), ("_hide", "_unhide", "_cover", "_uncover", "_purify", "_unpurify", "_commit", "_uncommit",
                             "_search"), "the exact-cover search (Algorithm X)", _warm)
 

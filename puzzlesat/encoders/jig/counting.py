@@ -145,7 +145,7 @@ def _walk(instance: JigInstance, whole: bool) -> tuple[Iterator[Layout], str]:
 
 
 def _kernel_ready_soon() -> bool:
-    """Whether the compiled search loads now (:meth:`~puzzlesat.core.compiled.Kernel.ready_soon`: until
+    """Whether the compiled search loads now (:meth:`~puzzlesat.processes.kernels.Kernel.ready_soon`: until
     it does, it is compiled in the background and the plain search goes on)."""
     from .compiled import KERNEL
 

@@ -41,7 +41,7 @@ def cover_counts(instance: JigInstance, workers: int | None = None, plain_second
 
 
 def _kernel_ready_soon() -> bool:
-    """Whether the compiled search loads now (:meth:`~puzzlesat.core.compiled.Kernel.ready_soon`: until
+    """Whether the compiled search loads now (:meth:`~puzzlesat.processes.kernels.Kernel.ready_soon`: until
     it does, it is compiled in the background and the plain search goes on)."""
     from .compiled_cover import KERNEL
 
