@@ -21,6 +21,7 @@ from puzzlesat.encoders.jig.compiled import SearchPart, Tables, fits, narrowest_
 from puzzlesat.encoders.jig.compiled_cover import jig_links
 from puzzlesat.encoders.jig.cover_counting import cover_counts
 from puzzlesat.encoders.jig.generate import generate
+from puzzlesat.encoders.jig.memo_counting import memo_counts
 from puzzlesat.encoders.jig.reference import layouts, put_first, representatives, search_plan
 from puzzlesat.encoders.tiling.options import TilingOptions
 
@@ -83,6 +84,9 @@ def test_every_search_against_brute_force(part):
                                                 plain_seconds=plain_seconds)
             assert (counted.layouts, counted.classes) == expected, f"seed {seed}\n{text}"
         assert tuple(puzzle.search_count(instance)[0].values()) == expected, f"seed {seed}\n{text}"
+        # the count over the pieces left (alike pieces counted together, nothing listed)
+        assert memo_counts(instance) == expected, f"seed {seed}\n{text}"
+        assert memo_counts(instance, max_states=1) in (None, expected), f"seed {seed}\n{text}"
         # the exact cover, in Python and compiled (whole, and dealt among parts)
         for plain_seconds in (0, 60):
             assert cover_counts(instance, 1, plain_seconds) == expected, f"seed {seed}\n{text}"
@@ -105,6 +109,7 @@ def test_compiled_search_finds_what_the_plain_one_finds(part):
         plain = list(layouts(instance))
         assert list(Tables(instance).layouts()) == plain, f"seed {seed}\n{text}"
         assert cover_counts(instance, 1, 0)[0] == len(plain), f"seed {seed}\n{text}"
+        assert memo_counts(instance) in (None, (len(plain), cover_counts(instance, 1, 0)[1])), f"seed {seed}\n{text}"
 
 
 @pytest.mark.parametrize("name", ["matt5x5", "zhurgut_6x6", "zhurgut_12x5", "zhurgut_9x9"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import click
@@ -13,7 +14,7 @@ from ..core.reporting import progress_texts
 from ..core.timing import Deadline, Stopwatch
 from ..core.version import __version__
 from ..encoders import get_puzzle
-from ..pipeline.report import Report
+from ..pipeline.report import NO_BACKEND, Report
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
 from ..pipeline.tasks import Cubing, count, refuse_search_on_executor
@@ -70,7 +71,8 @@ def command(
 ) -> None:
     """Count all solutions of FILE (tiling puzzles: also up to the grid's symmetries; dice: the universes
     each player wins), by enumeration or with an exact counter (--backend ganak). With no --backend, the
-    enumeration starts alone and an exact counter joins it after 0.25 s (jig: the jig's own search
+    enumeration starts alone and an exact counter joins it after 0.25 s (D4 or Ganak where installed, else
+    the frontier counter where the formula's shown variables determine the rest; jig: the jig's own search
     instead; dice: the frontier counter alone); the first to finish answers, and the output says which.
 
     \b
@@ -80,6 +82,7 @@ def command(
       puzzlesat count jig instances/jig/zhurgut_8x8.jig --cubes 6 --executor local:2
     """
     spec = get_puzzle(puzzle)
+    started = time.monotonic()
     watch = Stopwatch()
     instance = load(spec, file, watch, **reading_given(spec))
     counting = request(spec, backend, None, timeout, certify=certify, counting=True,
@@ -96,6 +99,8 @@ def command(
     engine = command_executor(executor) if cubes is not None or executor is not None else None
     cubing = Cubing(None if cubes == "auto" else int(cubes), engine) if cubes is not None and engine else None
     report = count(counting, instance, watch, list_all, limit, cubes=cubing, executor=None if cubing else engine)
+    if backend is None and list_all is False and limit is None:
+        say_where_a_faster_count_is(report, time.monotonic() - started)
     if as_json:
         payload = report.to_json()
         if list_all:
@@ -112,6 +117,27 @@ def command(
         click.echo(f"warning: {warning}")
     note("times: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in watch.times.items()))
     end_if_stopped(report)
+
+
+#: an enumeration that took longer than this, where an exact counter is not installed, says where one is
+SLOW_ENUMERATION = 3.0
+
+
+def say_where_a_faster_count_is(report: Report, seconds: float) -> None:
+    """On stderr, once: a count that listed every model for more than :data:`SLOW_ENUMERATION` seconds,
+    where the exact counters that count without listing (Ganak, D4: the ``count`` extra) are not
+    installed. A plain install races the frontier counter where it applies (a formula with no
+    projection); a projected formula, or a puzzle's encoding with auxiliary variables, it cannot take."""
+    if report.counted_by != "enumeration" or seconds < SLOW_ENUMERATION:
+        return
+    from ..backends import get_backend
+    from ..pipeline.tasks import EXACT_COUNTERS
+
+    missing = [name for name in EXACT_COUNTERS if get_backend(name).missing() is not None]
+    if missing:
+        note(f"puzzlesat: note: counted by listing every solution ({seconds:.0f} s); the exact counters "
+             f"{' and '.join(missing)}, not installed here, count without listing: pip install 'puzzlesat[count]'",
+             err=True)
 
 
 def end_if_stopped(report: Report) -> None:
@@ -171,8 +197,9 @@ def _how(report: Report, label: str, value: int, limit: int | None) -> str:
            "exact counter": f"exact {counted}",
            "probabilistically exact counter": f"probabilistically exact {counted}: right with high "
                                               "probability"}.get(report.counted_by, report.counted_by)
-    if "search" in report.counted_by:  # the puzzle's own search answered a raced count (tasks._count_raced)
-        how = f"every one checked; by the solver-free {report.counted_by}"
+    if report.backend == NO_BACKEND:  # the puzzle's own solver-free method answered (tasks._searched_report)
+        how = (f"{'every one checked' if report.checked else 'counted without listing them'}; by the solver-free "
+               f"{report.counted_by}")
     elif report.raced:
         how += f"; by {report.backend}"
     if report.raced:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from pysat.formula import IDPool
 
@@ -41,6 +41,16 @@ class Solution(Protocol):
         """The solution itself as JSON-ready values (a grid, a layout, a plan, a model): ``--json``'s
         ``solution`` and ``count --jsonl``'s lines. Two methods may find different ones."""
         ...
+
+
+class Searched(NamedTuple):
+    """What a puzzle's own search counted (:meth:`Puzzle.search_count`): the counts by label, how they
+    were made (the report names it), and whether every solution counted passed the checker (False: a
+    count that multiplies alike choices instead of listing them, as an exact counter counts)."""
+
+    counts: dict[str, int]
+    method: str
+    checked: bool = True
 
 
 #: a puzzle's parsed instance type, and its solution type
@@ -128,9 +138,10 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         return {label: len(self.reference(instance, None, asked)) for label, asked in self.count_variants(options)}
 
     def search_count(self, instance: InstanceT, seconds: float | None = None, executor: Executor | None = None,
-                     until: Deadline = UNLIMITED) -> tuple[dict[str, int], str] | None:
+                     until: Deadline = UNLIMITED) -> Searched | tuple[dict[str, int], str] | None:
         """Every count of :meth:`count_variants` (default options) by the puzzle's own solver-free search,
-        each solution counted having passed :meth:`check`, and how it was counted; None when the puzzle
+        each solution counted having passed :meth:`check` (or :class:`Searched` saying it was counted
+        without being listed), and how it was counted; None when the puzzle
         has no such search, or (with ``seconds``) when it does not end that soon. ``count`` with no
         backend named races it against the backend's count (:meth:`~puzzlesat.pipeline.tasks.Task.count`);
         a cross-check keeps the two apart. With ``executor`` (``count --executor`` without ``--cubes``)

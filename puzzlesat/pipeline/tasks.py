@@ -27,7 +27,7 @@ from ..backends.counter import CounterBackend
 from ..backends.forking import HAND_BACK, first_forked, run_forked
 from ..core.errors import BackendError, CheckFailed, NotApplicable, PuzzlesatError, SolverTimeout
 from ..core.options import EncoderOptions
-from ..core.puzzle import Puzzle, Solution
+from ..core.puzzle import Puzzle, Searched, Solution
 from ..core.reporting import progress_slot, report_phase
 from ..core.result import Status
 from ..core.timing import Deadline, Stopwatch, since_start
@@ -175,7 +175,7 @@ class Task(ABC):
         with watch.phase("search"):
             searched = request.puzzle.search_count(instance, executor=executor, until=request.deadline)
         assert searched is not None, "a puzzle with its own search answers it without seconds"
-        return _searched_report(request, instance, watch, *searched)
+        return _searched_report(request, instance, watch, Searched(*searched))
 
     def reference(self, request: Request, instance: Any) -> Outcome:
         """The solver-free method's answers (a cross-check's yardstick, bench's baseline): its first
@@ -266,7 +266,7 @@ MANY_SOLUTIONS = 25
 #: exact: CNFgen's pigeonhole 7, parity 10-16, matchings and random 3-SAT took it 0.10-25 s, Ganak
 #: 0.13-29 s (parity 14: 2.0 s against 21.6 s). Ganak counts projected on the shown variables, so it
 #: takes every other encoding
-EXACT_COUNTERS = ("d4", "ganak")
+EXACT_COUNTERS = ("d4", "ganak", "frontier")
 
 
 def has_own_search(puzzle: Puzzle[Any, Any, Any]) -> bool:
@@ -301,7 +301,7 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
         with watch.phase("search"):  # most searches end in milliseconds: no race (and no fork) for them
             quick = puzzle.search_count(instance, QUICK_SEARCH)
         if quick is not None:
-            return _searched_report(request, instance, watch, *quick)
+            return _searched_report(request, instance, watch, Searched(*quick))
         return _race(request, instance, watch, [_by_count(task, alone, instance, niced=True),
                                                 _by_search(request, instance)], counting=True)
     counter = _exact_counter(request, instance)
@@ -367,7 +367,7 @@ def _by_search(request: Request, instance: Any) -> _Racer:
         with searching.phase("search"):
             searched = request.puzzle.search_count(instance)
         assert searched is not None, "raced only when the puzzle has a search"
-        return replace(_searched_report(request, instance, searching, *searched), draw=None)
+        return replace(_searched_report(request, instance, searching, Searched(*searched)), draw=None)
 
     return _Racer("the puzzle's own search", run)
 
@@ -446,11 +446,12 @@ def _lower_bound(report: Report) -> int | None:
     return next(iter(report.answers.values()), 0) if report.stopped is not None else None
 
 
-def _searched_report(request: Request, instance: Any, watch: Stopwatch, counts: dict[str, int], method: str) -> Report:
+def _searched_report(request: Request, instance: Any, watch: Stopwatch, searched: Searched) -> Report:
     """The report of counts made by the puzzle's own search: no formula, no solver (its backend
-    :data:`NO_BACKEND`), every solution checked."""
-    report = _count_report(request, instance, watch, counts, {}, (method,), Claims(request, watch), method, True, ())
-    return replace(report, backend=NO_BACKEND)
+    :data:`NO_BACKEND`), every solution checked, unless the search counted without listing them."""
+    report = _count_report(request, instance, watch, searched.counts, {}, (searched.method,), Claims(request, watch),
+                           searched.method, True, ())
+    return replace(report, backend=NO_BACKEND, checked=searched.checked)
 
 
 def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claims: Claims,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.declared import Generator, Option
 from ...core.errors import CheckFailed
+from ...core.puzzle import Searched
 from ...core.timing import UNLIMITED, Deadline
 from ..tiling.options import TilingOptions
 from ..tiling.problem import TilingProblem, Variant
@@ -111,12 +112,20 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
         return dict(zip(self.count_labels, (counted.layouts, counted.classes)))
 
     def search_count(self, instance: JigInstance, seconds: float | None = None, executor: Executor | None = None,
-                     until: Deadline = UNLIMITED) -> tuple[dict[str, int], str] | None:
-        """The reference's counts, each layout it counted checked (those it kept, or all of them again
-        in a second pass when there were more than it keeps); with ``seconds``, the plain search's if it
-        ends that soon, else None; with ``executor``, the compiled search's parts run there."""
+                     until: Deadline = UNLIMITED) -> Searched | None:
+        """Where pieces are alike, the count over the pieces left (:mod:`.memo_counting`: millions of
+        layouts counted without listing them), when it ends within its memo (and, with ``seconds``, its
+        share of them); else the reference's counts, each layout it counted checked (those it kept, or
+        all of them again in a second pass when there were more than it keeps); with ``seconds``, the
+        plain search's if it ends that soon, else None; with ``executor``, the compiled search's parts
+        run there."""
         from .counting import every_layout, quick_counts, reference_counts
+        from .memo_counting import MAX_STATES, METHOD, STATES_A_SECOND, has_alike_pieces, memo_counts
 
+        if has_alike_pieces(instance) and executor is None:
+            memoised = memo_counts(instance, MAX_STATES if seconds is None else int(seconds * STATES_A_SECOND))
+            if memoised is not None:
+                return Searched(dict(zip(self.count_labels, memoised)), METHOD, checked=False)
         counted = reference_counts(instance, executor=executor, until=until) if seconds is None else \
             quick_counts(instance, seconds)
         if counted is None:
@@ -129,7 +138,7 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
             checked += 1
         if checked != counted.layouts:
             raise CheckFailed(f"the {counted.method} counted {counted.layouts} layouts but listed {checked}")
-        return dict(zip(self.count_labels, (counted.layouts, counted.classes))), counted.method
+        return Searched(dict(zip(self.count_labels, (counted.layouts, counted.classes))), counted.method)
 
     def search_solution(self, instance: JigInstance, seconds: float | None = None) -> tuple[JigSolution | None, str] | None:
         """The reference search's first layout, checked (:func:`.counting.first_layout`)."""
@@ -150,9 +159,11 @@ class Jig(TilingPuzzle[JigInstance, JigSolution]):
     def other_counts(self) -> dict[str, Callable[[JigInstance, TilingOptions], int]]:
         """JigChecker's exact cover (Algorithm X with coloured edges): a second count from the rules."""
         from .cover_counting import count_layouts
+        from .memo_counting import METHOD, count_over_pieces_left
 
         return {"exact cover (Algorithm X)":
-                lambda instance, options: count_layouts(instance, bool(options.break_symmetry))}
+                lambda instance, options: count_layouts(instance, bool(options.break_symmetry)),
+                METHOD: lambda instance, options: count_over_pieces_left(instance, bool(options.break_symmetry))}
 
     def check(self, instance: JigInstance, solution: JigSolution) -> list[str]:
         return _check(instance, solution)
