@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
-from run import compile_package, machine, update_benchmarks  # noqa: E402  (the bench's section writer)
+from run import compile_package, update_benchmarks  # noqa: E402  (the bench's section writer)
 
 from tests.examples import Block, all_blocks, environment, output_matches, scratch, tools_missing, transcript  # noqa: E402
 
@@ -113,7 +113,7 @@ def main() -> None:
     beyond = [row for row in rows if not within(row[1], row[2])]
     lines = [f"## First runs against the next (bench/first_run.py; whole processes, wall seconds; "
              f"{time.strftime('%Y-%m-%d')})", "",
-             f"Machine: {machine()}. Every command of README and the site's console examples "
+             f"Every command of README and the site's console examples "
              f"({len(rows)} commands; `puzzlesat compile` itself left out), each run on an empty "
              "`NUMBA_CACHE_DIR` (a fresh install) and on one "
              "that `puzzlesat compile` filled, alternately. The bound: a first run takes at most "

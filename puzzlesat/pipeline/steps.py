@@ -174,13 +174,14 @@ def _enumerate(request: Request, instance: Any, encoding: Encoding, watch: Stopw
                 raise CheckFailed(f"{backend.name} gave no answer ({result.status.value}) after {tally.found} "
                                   "solutions")
             solution = checked_solution(request.puzzle, instance, encoding, result.model, backend.name, watch)
-            tally.found += 1
-            report_progress(f"{tally.found:,} {claim} so far")
-            if _cue is not None and tally.found == _cue[0]:
-                os.write(_cue[1], b"!")
-                os.nice(_cue[2])
-            if on_solution is not None:
-                on_solution(solution)
+            with watch.phase("solve"):  # the enumeration's own bookkeeping is its time too
+                tally.found += 1
+                report_progress(f"{tally.found:,} {claim} so far")
+                if _cue is not None and tally.found == _cue[0]:
+                    os.write(_cue[1], b"!")
+                    os.nice(_cue[2])
+                if on_solution is not None:
+                    on_solution(solution)
             if tally.found == limit:
                 return
             check_stop()  # between solutions: an enumeration in this process has no wait that would look

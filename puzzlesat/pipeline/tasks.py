@@ -304,7 +304,8 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
             return _searched_report(request, instance, watch, Searched(*quick))
         return _race(request, instance, watch, [_by_count(task, alone, instance, niced=True),
                                                 _by_search(request, instance)], counting=True)
-    counter = _exact_counter(request, instance)
+    with watch.phase("encode"):  # a counter is chosen by the encodings it takes
+        counter = _exact_counter(request, instance)
     if counter is None:
         return task.count(alone, instance, watch)
     cue, told = os.pipe()  # the enumeration's word that it has found MANY_SOLUTIONS
@@ -398,6 +399,11 @@ def _race(request: Request, instance: Any, watch: Stopwatch, racers: list[_Racer
                                False, (), Stop.of(stop, since_start(started)))
         raced = True
     watch.times.update(report.times)
+    # the race's own time: the head start a later racer waited, the forks, the answer handed back (a count
+    # of 16,488 models ran 5.7 s and said solve 1.85 s, decode 0.22 s, check 0.17 s)
+    beyond = time.monotonic() - started - sum(report.times.values())
+    if beyond > 0.0005:
+        watch.times["race"] = watch.times.get("race", 0.0) + beyond
     return replace(report, times=watch.times, draw=partial(request.puzzle.picture, instance),
                    raced=tuple(racer.name for racer in racers) if raced else ())
 
@@ -476,6 +482,7 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
         return tally, child_listed, child_watch.times, child_claims.certificates
 
     report_phase("solve")  # the children's phases do not reach the worker; the times are theirs, below
+    started, before = time.monotonic(), sum(watch.times.values())
     try:
         results = run_forked([partial(one, number) for number in range(len(variants))], deadline,
                              request.backend.name, settle=True)
@@ -486,6 +493,10 @@ def _count_side_by_side(request: Request, instance: Any, watch: Stopwatch, claim
         for phase, seconds in times.items():
             watch.times[phase] = max(watch.times.get(phase, 0.0), seconds)
         claims.merge(certificates)
+    # what the children's phases leave of the wall time: the forks, and the counts and solutions handed back
+    beyond = time.monotonic() - started - (sum(watch.times.values()) - before)
+    if beyond > 0.0005:
+        watch.times["forks"] = watch.times.get("forks", 0.0) + beyond
     if listed is not None:
         listed.extend(results[0][1])
     return [tally for tally, _, _, _ in results]
