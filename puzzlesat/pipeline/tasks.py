@@ -225,6 +225,7 @@ class Task(ABC):
         if by_count or puzzle.crosscheck_by_count:
             if not self.counts_solutions:
                 raise PuzzlesatError(f"{puzzle.name} has no solution count to compare")
+            puzzle.refuse_count(instance)
             return plan_counts(request, instance, backends, partial(_counts_of, self))
         return self.plan_answers(request, instance, backends)
 
@@ -656,6 +657,7 @@ def count(request: Request, instance: Any, watch: Stopwatch | None = None, listi
           limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
           cubes: Cubing | None = None, executor: Executor | None = None) -> Report:
     """Count as the puzzle's task counts (see :meth:`Task.count`)."""
+    request.puzzle.refuse_count(instance)
     return request.puzzle.task.count(request, instance, watch or Stopwatch(), listing, limit, on_solution, cubes,
                                      executor)
 

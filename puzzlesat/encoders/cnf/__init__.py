@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Self
 from ...core.bundled import located
 from ...core.clauses import FlatClauses
 from ...core.encoding import Encoding
-from ...core.errors import NotApplicable, PuzzlesatError
+from ...core.errors import NotApplicable, PuzzleFormatError, PuzzlesatError
 from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
@@ -235,6 +235,17 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
 
     def reading_notes(self, instance: CnfInstance) -> tuple[str, ...]:
         return instance.formula.warnings + model_notes(instance.formula)
+
+    def refuse_count(self, instance: CnfInstance) -> None:
+        """A file of the model counting competition's weighted formats (``c t wmc``, ``c t pwmc``,
+        ``c p weight``) is not counted: its answer is a sum of weights, and puzzlesat's counts are not
+        weighted yet. Solving it is another question, and is answered."""
+        where = instance.formula.weighted_counting
+        if where is not None:
+            raise PuzzleFormatError(instance.source, int(where.split()[1]), None,
+                                    "a weighted model counting file (c t wmc / c t pwmc / c p weight): its count "
+                                    "is a sum of weights, which puzzlesat does not compute yet, so it is not "
+                                    "counted (an unweighted count would be another number); 'solve' answers it")
 
     def build(self, instance: CnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
         encoding = file_encoding(instance.formula, vpool, instance.shown, free_shown=instance.free_shown)
