@@ -150,15 +150,21 @@ def outside_members(formulas: list[tuple[str, ...]] = OUTSIDE) -> list[tuple[str
 
 
 #: the whole-process commands: ``count cnf`` as a user runs it, and with each exact counter named
-PROCESSES = {"default": [], "d4": ["-b", "d4"], "ganak": ["-b", "ganak"]}
+PROCESSES = {"default": [], "d4": ["-b", "d4"], "ganak": ["-b", "ganak"], "plain install": ["--timeout", "60"]}
+#: the command line as a plain install has it (no ``count`` extra): neither D4's nor Ganak's module imports,
+#: so the default races the frontier counter (issue 71)
+PLAIN_INSTALL = ("import sys; sys.modules['py_d4'] = None; sys.modules['pyganak'] = None; "
+                 "from puzzlesat.entry import main; sys.argv[0] = 'puzzlesat'; main()")
 
 
 def counted_by_process(path: Path, options: list[str]) -> tuple[float, int | None, str]:
     """(wall seconds, the count or None where the command stopped at its limit, the method) of one whole
     ``puzzlesat count cnf`` process."""
+    plain = options == PROCESSES["plain install"]
+    command = [sys.executable, "-c", PLAIN_INSTALL] if plain else [str(Path(sys.executable).parent / "puzzlesat")]
     start = time.perf_counter()
-    done = subprocess.run([str(Path(sys.executable).parent / "puzzlesat"), "count", "cnf", str(path), *options,
-                           "--json"], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([*command, "count", "cnf", str(path), *options, "--json"], capture_output=True, text=True,
+                          cwd=ROOT)
     seconds = time.perf_counter() - start
     if not done.stdout.strip():  # ended by an error (its one line on stderr), not by its limit
         raise SystemExit(f"bench/count_family.py: count cnf {' '.join(options)} printed no report "
@@ -192,22 +198,25 @@ def whole_processes(runs: int) -> str:
             median = {method: statistics.median(found) for method, found in times.items()}
             cells = [f"{median[m]:.2f}" if answers[m][0] is not None else f"> {median[m]:.0f} (its limit)"
                      for m in PROCESSES]
-            singles = [median[m] for m in PROCESSES if m != "default" and answers[m][0] is not None]
+            singles = [median[m] for m in ("d4", "ganak") if answers[m][0] is not None]
             ratio = median["default"] / min(singles) if answers["default"][0] is not None else None
             if ratio is not None:
                 ratios.append(ratio)
             rows.append(f"| {name[len('cnf: cnfgen '):]} | {counts.pop():,} | {len(times['default'])} | "
                         + " | ".join(cells) + f" | {'-' if ratio is None else f'{ratio:.2f}x'} | "
-                        f"{answers['default'][1]} |")
+                        f"{answers['default'][1]} | {answers['plain install'][1] or '-'} |")
             print(rows[-1], flush=True)
     return "\n".join([
         f"## Counting formula files, whole processes (bench/count_family.py --processes; {time.strftime('%Y-%m-%d')})",
         "", "`puzzlesat count cnf FILE` as a user runs it (the command's defaults, its limit among them), with no "
-        "backend named and with `-b d4` and `-b ganak`, on formulas from CNFgen; whole processes, wall seconds, "
-        f"the three alternated, medians of {runs} runs (1 where the fastest took over 10 s). Issue 47's goal: the "
+        "backend named and with `-b d4` and `-b ganak`, on formulas from CNFgen, and with no backend named as "
+        "a plain install runs it (no `count` extra: D4 and Ganak cannot be imported, so the frontier counter "
+        "races the enumeration; `--timeout 60`); whole processes, wall seconds, "
+        f"the four alternated, medians of {runs} runs (1 where the fastest took over 10 s). Issue 47's goal: the "
         "default within 1.3x the faster exact counter.", "",
-        "| cnfgen arguments | solutions | runs | default s | `-b d4` s | `-b ganak` s | default / faster | "
-        "default answered by |", "|---|---:|---:|---:|---:|---:|---:|---|", *rows, "",
+        "| cnfgen arguments | solutions | runs | default s | `-b d4` s | `-b ganak` s | plain install s | "
+        "default / faster | default answered by | plain install answered by |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---|", *rows, "",
         distribution(ratios, "formulas"), ""])
 
 

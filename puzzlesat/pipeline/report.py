@@ -56,7 +56,9 @@ class Report:
     #: the formula's size: ``variables`` and ``clauses`` (``soft`` for a weighted one), or an SMT
     #: encoding's ``terms`` and ``assertions``; a count's ``shown``, where it is projected
     size: Mapping[str, int] = field(default_factory=dict)
-    #: seconds by phase (``parse``, ``encode``, ``solve``, ``decode``, ``check``, ...)
+    #: seconds by phase (``parse``, ``encode``, ``solve``, ``decode``, ``check``, ...; a count's
+    #: ``forks``, the side-by-side children's time beyond their phases, and ``race``, a race's own time:
+    #: a head start waited, the forks, the answer handed back), together the work's wall time
     times: Mapping[str, float] = field(default_factory=dict)
     #: the backend that answered each solver call; differs from ``backend`` for a portfolio (the winners)
     solved_by: tuple[str, ...] = ()
