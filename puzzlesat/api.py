@@ -289,7 +289,7 @@ def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, ti
     >>> jig = puzzlesat.read("jig", "instances/jig/matt5x5.jig")
     >>> checked = puzzlesat.crosscheck("jig", jig, backends=["cadical"])
     >>> checked.agree, checked.summary()
-    (True, '3 independent methods agree (3 runs)')
+    (True, '4 independent methods agree (4 runs)')
     """
     spec = _puzzle_of(puzzle, instance)
     names = backends if backends else spec.task.crosscheck_backends(spec)

@@ -105,7 +105,7 @@ def test_a_crosscheck_from_python_is_the_command_lines(run_cli):
     code, out, _ = run_cli("crosscheck", "jig", path, "--backends", "cadical,z3", "--json")
     shown = json.loads(out)
     assert code == 0 and checked.agree is shown["agree"] is True
-    assert checked.independent_methods == shown["independent_methods_agreeing"] == 3
+    assert checked.independent_methods == shown["independent_methods_agreeing"] == 4
     assert [(row.method, row.status, row.answers) for row in checked.rows] == [
         (row["method"], row["status"], row["answers"]) for row in shown["rows"]]
     html = checked._repr_html_()

@@ -165,7 +165,7 @@ def test_smt_encodings():
 def test_crosscheck_compares_counts(run_cli):
     code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_5x5_0a7036e.jig"),
                            "--backends", "cadical,glucose,z3")
-    assert code == 0 and "3 independent methods agree (6 runs)" in out and "solutions=12 up_to_rotation=3" in out
+    assert code == 0 and "4 independent methods agree (7 runs)" in out and "solutions=12 up_to_rotation=3" in out
 
 
 def test_crosscheck_limits_the_reference_too(run_cli):
@@ -176,7 +176,7 @@ def test_crosscheck_limits_the_reference_too(run_cli):
     code, out, _ = run_cli("crosscheck", "jig", str(INSTANCES / "jig" / "zhurgut_10x10.jig"),
                            "--backends", "glucose", "--timeout", "1")
     assert time.perf_counter() - start < 30
-    assert code == 1 and "NOTHING COMPARED: all 3 methods timed out or were skipped" in out
+    assert code == 1 and "NOTHING COMPARED: all 4 methods timed out or were skipped" in out
     assert out.splitlines()[2].split()[:2] == ["reference", "TIMEOUT"]
 
 
@@ -395,7 +395,7 @@ def test_crosscheck_of_a_jig_without_solution_says_unsat(run_cli, tmp_path):
     path.write_text("1 2\n1 0 1 0 0\n2 0 0 0 1\n")
     code, out, _ = run_cli("crosscheck", "jig", str(path), "--backends", "cadical,z3")
     rows = out.splitlines()[2:-1]
-    assert code == 0 and len(rows) == 5 and all(line.split()[-6] == "UNSAT" for line in rows)
+    assert code == 0 and len(rows) == 6 and all(line.split()[-6] == "UNSAT" for line in rows)
 
 
 def test_the_monster_search_finds_what_a_plain_scan_finds():

@@ -356,6 +356,8 @@ def _send_result(sender: Any, fn: Callable[[], Any]) -> None:
     except MemoryError:  # no report is made: the child ends, and its parent says why
         raise
     except BaseException as exc:  # report anything, the parent turns it into an error
+        if _memory_ran_out(exc):
+            raise MemoryError from None
         sender.send(_failure(exc))
 
 
@@ -367,7 +369,19 @@ def _send_stream(sender: Any, items: Callable[[], Iterator[Any]]) -> None:
     except MemoryError:
         raise
     except BaseException as exc:
+        if _memory_ran_out(exc):
+            raise MemoryError from None
         sender.send(_failure(exc))
+
+
+def _memory_ran_out(exc: BaseException) -> bool:
+    """Whether ``exc`` is memory running out under the command's cap as CPython 3.11 reports it where a
+    frame cannot be allocated (a deep recursion: "SystemError: error return without exception set"):
+    a 20x20 jig's searches under --max-memory 400M were ERROR rows, a disagreement, not MEMOUT ones."""
+    import resource
+
+    return (isinstance(exc, SystemError) and "without exception set" in str(exc)
+            and resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY)
 
 
 def _failure(exc: BaseException) -> tuple[str, str]:

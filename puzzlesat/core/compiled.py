@@ -99,10 +99,15 @@ def interrupted_after(seconds: float | None, unless: Callable[[], bool] = lambda
     def time_is_up(number: int, frame: object) -> None:
         if not inside[0]:  # the block is being left: nothing more to interrupt
             return
+        # not while ``unless()`` runs: asking numba whether a kernel is cached imports it, which takes
+        # longer than ASK_AGAIN, and the timer's next signal broke that question off (read as "not
+        # cached": the kernel was compiled again in the background, announced, on every run)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        later = unless()
         # asked again in any case: where the signal lands in code that swallows what it raises (a
         # garbage-collector callback: the exception is "ignored"), the next tenth of a second tries again
         signal.setitimer(signal.ITIMER_REAL, ASK_AGAIN)
-        if not unless():
+        if not later:
             raise TimeIsUp
 
     previous = signal.signal(signal.SIGALRM, time_is_up)
@@ -147,18 +152,33 @@ def cache_directory() -> Path | None:
     return directory if os.access(directory, os.W_OK | os.X_OK) else None
 
 
-def cached_in(directory: Path | None, namespace: dict[str, Any], entry: str) -> bool:
-    """Whether numba's cache holds the entry kernel of the module ``namespace`` for its source as it is:
-    its index (``MODULE.ENTRY-LINE.pyXY.nbi``) newer than the source. numba also keys it by CPU, which
-    this does not read: another CPU's entry reads as cached, and is compiled unannounced."""
+def cached_in(directory: Path | None, namespace: dict[str, Any], entry: str) -> bool | None:
+    """Whether numba's cache holds the entry kernel of the module ``namespace`` for its source as it is,
+    asked of numba itself: the index it keeps for this source file's path, valid for this source's stamp
+    (numba 0.68 stamps a source by a hash of its content). A check of modification times said no to a
+    fresh clone of the same code, whose kernel numba then loaded in 0.1 s, and yes to another checkout's
+    newer index. Where no index of that name exists at all, numba is not imported to say so; where numba
+    cannot be imported (a memory cap too tight for it), None: no kernel can be used here. numba also
+    keys an entry by CPU, which this does not read: another CPU's entry reads as cached."""
     if directory is None:
         return False
     source = Path(namespace["__file__"])
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
     try:
-        stamp = source.stat().st_mtime
-        return any(index.stat().st_mtime >= stamp for index in directory.glob(f"*/{source.stem}.{entry}-*.{tag}.nbi"))
+        if not any(directory.glob(f"*/{source.stem}.{entry}-*.{tag}.nbi")):
+            return False
     except OSError:
+        return False
+    try:
+        from numba.core.caching import FunctionCache
+    except Exception:  # noqa: BLE001  (numba's import fails in many ways, MemoryError among them)
+        return None
+    try:
+        function = namespace[entry]
+        with numba_cache_in(directory):
+            cache = FunctionCache(getattr(function, "py_func", function))  # type: ignore[no-untyped-call]
+        return bool(cache._cache_file._load_index())  # type: ignore[no-untyped-call]
+    except Exception:  # noqa: BLE001  (numba's private index reader: any failure reads as not cached)
         return False
 
 

@@ -52,7 +52,7 @@ class Kernel:
     def cached(self) -> bool:
         """Whether the kernel loads without compiling: compiled in this process, or in numba's cache for
         its source as it is."""
-        return self.in_process() or cached_in(cache_directory(), self.namespace, self.names[-1])
+        return self.in_process() or cached_in(cache_directory(), self.namespace, self.names[-1]) is True
 
     def ready_soon(self) -> bool:
         """Whether plain work should give way to the kernel now: it is cached (:meth:`cached`), or it
@@ -61,10 +61,16 @@ class Kernel:
         (once per process, announced: "this run goes on in pure Python meanwhile") and False is the
         answer until it has written the cache; a compilation that failed leaves the plain code to the
         end."""
-        if self.cached():
+        if self.in_process():
             return True
-        if cache_directory() is None or not compiled_available():
+        directory = cache_directory()
+        if directory is None or not compiled_available():
             return True  # nothing to wait for: the caller's compiled attempt compiles here, or finds numba unusable
+        cached = cached_in(directory, self.namespace, self.names[-1])
+        if cached is not False:
+            # cached: load it; None: numba cannot be imported here (a tight memory cap), so no kernel can
+            # be, here or in a child: the plain code goes on to the end, nothing announced
+            return cached is True
         if self._compiling is None:
             from ..core.reporting import say_once
 
