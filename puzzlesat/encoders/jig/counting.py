@@ -29,7 +29,7 @@ from ...core.errors import PuzzlesatError
 from ...core.reporting import pace, report_progress
 from ...core.timing import UNLIMITED, Deadline
 from ...pipeline.executors import Executor, LocalExecutor
-from .compiled import fits
+from .compiled import KERNEL, fits
 from .instance import JigInstance
 from .reference import Layout, layouts
 
@@ -68,7 +68,7 @@ def reference_counts(instance: JigInstance, keep: int = 10_000, workers: int | N
         if compiled and (plain_seconds <= 0 or executor is not None):
             return _compiled_counts(instance, keep, engine, until)
         try:
-            with interrupted_after(plain_seconds if compiled else None, unless=lambda: not _kernel_ready_soon()):
+            with interrupted_after(plain_seconds if compiled else None, unless=lambda: not KERNEL.ready_soon()):
                 total, found = _every_layout_counted(instance, keep)
         except TimeIsUp:
             return _compiled_counts(instance, keep, engine, until)
@@ -135,21 +135,13 @@ def _walk(instance: JigInstance, whole: bool) -> tuple[Iterator[Layout], str]:
     file's: choosing walks every order's first line, and a first layout can come sooner (a generated
     20x20 of 25 tab types has 1.6 million nodes after one line; the four walks take longer than finding
     its first layout)."""
-    if compiled_available() and fits(instance) and _kernel_ready_soon():
+    if compiled_available() and fits(instance) and KERNEL.ready_soon():
         from .compiled import Tables, kernel, narrowest_tables
 
         with suppress(CompiledUnusable):  # numba cannot start here: the plain search
             kernel()
             return (narrowest_tables(instance) if whole else Tables(instance)).layouts(), "compiled search"
     return layouts(instance), "plain search"
-
-
-def _kernel_ready_soon() -> bool:
-    """Whether the compiled search loads now (:meth:`~puzzlesat.processes.kernels.Kernel.ready_soon`: until
-    it does, it is compiled in the background and the plain search goes on)."""
-    from .compiled import KERNEL
-
-    return KERNEL.ready_soon()
 
 
 def _compiled_counts(instance: JigInstance, keep: int, engine: Executor, until: Deadline) -> Counted:
