@@ -34,7 +34,7 @@ class Kernel:
         self._entry: Any = None
         #: the child compiling it in the background (a :class:`~puzzlesat.processes.runner.Background`),
         #: or None; whether its compilation was announced (inherited by that child: said once)
-        self._compiling: Any = None
+        self._compiling: Background | None = None
         self._announced = False
 
     def entry(self) -> Any:
