@@ -162,33 +162,3 @@ def test_the_time_line_adds_up(tmp_path, backend):
     elapsed = time.monotonic() - started
     assert report.answers["solutions"] == brute_force_models(20, clauses)
     assert sum(report.times.values()) >= 0.8 * elapsed, (report.times, elapsed)
-
-
-@pytest.mark.parametrize("marker", ["c t wmc\n", "c t pwmc\nc p show 1 0\n", "", "  c\tt   wmc\n"])
-def test_a_weighted_counting_file_is_never_counted_unweighted(run_cli, tmp_path, marker):
-    """`count cnf` read ganak's own test a-wmc.cnf (expected 1.2e+03) as a plain count and printed
-    "solutions: 1". Until weights are counted, a file of the weighted formats is refused by count and
-    crosscheck --count, in one line naming where it says so; solving it is answered."""
-    path = tmp_path / "w.cnf"
-    path.write_text(f"{marker}p cnf 2 1\nc p weight 1 0.3 0\nc p weight -1 0.7 0\n1 2 0\n")
-    first = 1 if marker else 2  # the line that makes it a weighted file
-    for args in (["count", "cnf", str(path)], ["crosscheck", "cnf", str(path), "--count"],
-                 ["count", "cnf", str(path), "--json"]):
-        code, out, err = run_cli(*args)
-        assert (code, out) == (2, ""), (args, out)
-        assert err == (f"puzzlesat: error: {path}:{first}: a weighted model counting file (c t wmc / c t pwmc / "
-                       "c p weight): its count is a sum of weights, which puzzlesat does not compute yet, so it is "
-                       "not counted (an unweighted count would be another number); 'solve' answers it\n"), err
-    code, out, _ = run_cli("solve", "cnf", str(path), "--competition")
-    assert code == 10 and out.startswith("s SATISFIABLE")
-    import puzzlesat
-
-    with pytest.raises(puzzlesat.PuzzlesatError, match="weighted model counting"):
-        puzzlesat.count("cnf", puzzlesat.read("cnf", str(path)))
-
-
-def test_an_unweighted_counting_file_and_a_comment_about_weights_are_counted(run_cli, tmp_path):
-    path = tmp_path / "mc.cnf"
-    path.write_text("c t mc\nc the weights come later\nc p weighted 1 0\np cnf 2 1\n1 2 0\n")
-    code, out, err = run_cli("count", "cnf", str(path), "--quiet")
-    assert (code, out) == (0, "solutions: 3\n"), err

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..core.encoding import Encoding
@@ -245,6 +246,13 @@ class Backend(ABC):
         """Exact number of models projected on ``encoding.show`` (backends with capability ``count``)."""
         self.require(Capability.COUNT)
         raise NotImplementedError
+
+    def weighted_count(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> Fraction:
+        """The exact weighted model count of a weighted ``encoding`` (:attr:`Encoding.weights
+        <puzzlesat.core.encoding.Encoding.weights>`): the sum of its models' weights, projected on
+        ``encoding.show`` (counters that count weights exactly)."""
+        self.require(Capability.COUNT)
+        raise BackendError(f"{self.name} does not count weights")
 
     def maxsat(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> Result:
         """A model of the hard clauses breaking the least weight of soft clauses, with that weight as

@@ -9,6 +9,7 @@ sweep's rows are the (position, score) states between two turns, as in the DP.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..core.encoding import Encoding
@@ -22,16 +23,20 @@ class FrontierBackend(CounterBackend):
     name = "frontier"
     description = ("exact model counter in Python (numpy): decides the variables in the encoding's order, "
                    "merging partial assignments with the same frontier; counts encodings whose show set "
-                   "determines the rest")
+                   "determines the rest, weighted ones too (exactly)")
     module, package = "numpy", "numpy"
     compiles = True
-    projects = False
+    weighs = True
 
     def accept(self, encoding: Encoding) -> None:
         require_determined(self.name, encoding)
 
     def _count(self, encoding: Encoding) -> int:
         return self._counter(encoding).count()
+
+    def _weighted_count(self, encoding: Encoding) -> Fraction:
+        """The sweep with each decision weighted: exact fractions throughout."""
+        return self._counter(encoding).weighted_count(encoding.weights or {})
 
     def _count_each(self, encoding: Encoding, queries: list[list[int]]) -> list[int]:
         """One sweep and one backward pass for every query."""

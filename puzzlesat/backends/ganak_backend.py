@@ -24,6 +24,7 @@ class GanakBackend(CounterBackend):
     #: turns it off with ``--prob 0``; the binding, 2.8, takes only ``verbose`` and ``seed``): a count
     #: is right with high probability, not certainly, and no report calls it exact
     counting = "probabilistically exact counter"
+    weighs_not = "pyganak's weighted counter takes and returns floating-point numbers"
 
     def _count(self, encoding: Encoding) -> int:
         from pyganak import Counter

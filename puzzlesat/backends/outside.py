@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from ..core.encoding import Encoding
-from ..core.errors import BackendError
+from ..core.errors import BackendError, CounterRefuses
 from ..core.model import CnfModel
 from ..core.result import Result, Status
 from ..core.timing import UNLIMITED, Deadline
@@ -60,6 +60,9 @@ class ExternalCountBackend(ExternalBackend):
 
     def count(self, encoding: Encoding, deadline: Deadline = UNLIMITED) -> int:
         self.require(Capability.COUNT)
+        if encoding.weights is not None:
+            raise CounterRefuses(f"{self.name}: an outside counter's weighted count is not read (its output's "
+                               "number format differs from counter to counter); count it without --backend")
         with scratch_file(".cnf", to_mcc(encoding)) as path:
             proc, _ = run_tool([self.binary, *self.arguments, path], deadline, self.name)
         answer = read_tool_answer(proc, proc.stdout, self.name)

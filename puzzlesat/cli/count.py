@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from fractions import Fraction
 from typing import Any
 
 import click
@@ -13,8 +14,9 @@ from ..core.puzzle import Solution
 from ..core.reporting import progress_texts
 from ..core.timing import Deadline, Stopwatch
 from ..core.version import __version__
+from ..core.weights import weight_text
 from ..encoders import get_puzzle
-from ..pipeline.report import NO_BACKEND, Report
+from ..pipeline.report import NO_BACKEND, Report, jsonable
 from ..pipeline.request import Request, request
 from ..pipeline.steps import load
 from ..pipeline.tasks import Cubing, count, refuse_search_on_executor
@@ -111,6 +113,9 @@ def command(
     for number, solution in enumerate(report.solutions, 1):
         click.echo(f"-- solution {number}\n{solution.render()}")
     for label, value in report.answers.items():
+        if isinstance(value, Fraction):
+            click.echo(f"{label}: {_weighed(report, value) if level() > QUIET else weight_text(value)}")
+            continue
         click.echo(f"{label}: {_how(report, label, value, limit)}" if level() > QUIET
                    else f"{label}: {'at least ' if not report.complete else ''}{value}")
     for warning in report.warnings:
@@ -147,7 +152,7 @@ def end_if_stopped(report: Report) -> None:
     if stop is None:
         return
     found = ", ".join(f"{label} {'' if _whole(report, label) else 'at least '}{value:,}"
-                      for label, value in report.answers.items() if value)
+                      for label, value in report.answers.items() if value and not isinstance(value, Fraction))
     how = "every one checked" if report.checked else "each from a finished count"
     if not found:
         found, how = "no solution found yet", "not a proof that there is none"
@@ -171,6 +176,23 @@ def _method(report: Report) -> str:
         cubed = next(iter(report.cubes.values()))
         return f"cube and conquer on {cubed['executor']} x{cubed['workers']}"
     return f"the {report.counted_by} on {report.backend}"
+
+
+def _weighed(report: Report, value: Fraction) -> str:
+    """A weighted count as the text output says it: exact (a decimal, or a fraction with its value
+    rounded beside it), and what it is the sum of."""
+    text = weight_text(value)
+    if "/" in text:
+        try:
+            text += f", about {float(value):.6g}"
+        except OverflowError:  # past a float's range: the fraction alone
+            pass
+    models = next(iter(report.answers.values()), 0)
+    if not report.complete:
+        return f"{text} so far: the weights of the {models:,} models found by then (the rest are not known)"
+    if report.counted_by == "enumeration":
+        return f"{text} (the sum of the weights of the {models:,} models, every one checked)"
+    return f"{text} (exact weighted model count; by {report.backend})"
 
 
 def _how(report: Report, label: str, value: int, limit: int | None) -> str:
@@ -213,9 +235,8 @@ def stream(counting: Request, instance: Any, watch: Stopwatch, limit: int | None
         click.echo(json.dumps(solution.answers() | {"solution": solution.to_json()}))
 
     report = count(counting, instance, watch, limit=limit, on_solution=line)
-    (label, found), = report.answers.items()
     certified = {"certified": report.certified()} if report.certificates else {}
     stopped = {"stopped": report.stopped.to_json()} if report.stopped is not None else {}
-    click.echo(json.dumps({"schema": "puzzlesat/count-end/1", "version": __version__, label: found,
+    click.echo(json.dumps({"schema": "puzzlesat/count-end/1", "version": __version__, **jsonable(report.answers),
                            "complete": report.complete} | certified | stopped))
     end_if_stopped(report)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import click
@@ -12,6 +13,7 @@ from ..backends.base import Capability
 from ..core.errors import EndedEarly
 from ..encoders import get_puzzle
 from ..pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, Row, cross_check
+from ..pipeline.report import jsonable
 from ..pipeline.request import request
 from ..pipeline.steps import load
 from .declared import PuzzleCommand, reading_given
@@ -122,10 +124,10 @@ def command(
                     } | ({"reader": r.reader} if r.reader else {}) | {
                         "status": r.status,
                         "seconds": round(r.seconds, 6),
-                        "answers": r.answers,
+                        "answers": None if r.answers is None else jsonable(r.answers),
                         "agrees": r.agrees,
                         "error": r.error,
-                    } | ({"at_least": r.at_least} if r.at_least is not None else {})
+                    } | ({"at_least": jsonable(r.at_least)} if r.at_least is not None else {})
                     | ({"certified": r.certified} if r.certified is not None else {})
                     | ({"warnings": r.warnings} if r.warnings else {})
                     for r in rows
@@ -167,8 +169,10 @@ def _warnings(rows: list[Row]) -> dict[str, list[str]]:
 
 
 def _numbers(answers: dict[Any, Any] | None, relation: str = "=") -> str:
-    """The scalar answers (counts, parts, uniqueness) for the table, or a stopped count's lower bounds
-    (``relation`` ">="); grids and layouts are left out."""
+    """The scalar answers (counts, weighted counts, parts, uniqueness) for the table, or a stopped count's
+    lower bounds (``relation`` ">="; a weighted sum so far bounds nothing: weights may be negative); grids
+    and layouts are left out."""
     if not answers:
         return "-"
-    return " ".join(f"{k}{relation}{v}" for k, v in answers.items() if isinstance(v, (int, bool)))
+    return " ".join(f"{k}{relation}{v}" for k, v in jsonable(answers).items()
+                    if isinstance(v, (int, bool)) or relation == "=" and isinstance(answers[k], Fraction))

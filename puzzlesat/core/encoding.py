@@ -15,12 +15,14 @@ from __future__ import annotations
 import copyreg
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cached_property
+from math import prod
 from typing import Any, Literal, cast
 
 from pysat.formula import IDPool
 
-from .model import CnfModel
+from .model import CnfModel, SmtModel
 from .options import EncoderOptions
 
 
@@ -55,6 +57,10 @@ class Encoding:
     soft: list[tuple[list[int], int]] = field(default_factory=list)
     objective: Any = None
     cost_offset: int = 0
+    #: weighted model counting: literal -> weight, both literals of each weighted shown variable (every
+    #: other literal weighs 1); a count adds up its models' weights beside counting them
+    #: (:mod:`~puzzlesat.core.weights`). None: an unweighted formula; empty: weighted, every weight 1
+    weights: dict[int, Fraction] | None = None
     #: True when every variable is a function of the ``show`` variables, so the plain model count equals
     #: the projected count: counters without projection (d4) may count it
     show_determines_all: bool = False
@@ -111,6 +117,12 @@ class Encoding:
         """The weight of the soft clauses ``model`` breaks (its cost, without ``cost_offset``)."""
         return sum(weight for clause, weight in self.soft
                    if not any(model.value(lit) if lit > 0 else not model.value(-lit) for lit in clause))
+
+    def model_weight(self, model: CnfModel | SmtModel) -> Fraction:
+        """The weight of ``model`` in a weighted count: the product of its weighted literals' weights."""
+        weights = self.weights or {}
+        return prod((weight for lit, weight in weights.items() if model.value(abs(lit)) == (lit > 0)),
+                    start=Fraction(1))
 
     def size(self) -> dict[str, int]:
         """Variables and clauses (CNF) or assertions (SMT), for reports and benchmarks."""

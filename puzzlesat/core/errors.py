@@ -110,6 +110,12 @@ class NotApplicable(PuzzlesatError):
     cross-check or a benchmark, a SKIPPED row with the reason, never a failure or a disagreement."""
 
 
+class CounterRefuses(BackendError, NotApplicable):
+    """A model counter does not take this formula by design (a counter of every model and a formula whose
+    shown variables leave others free; a counter without exact weights and a weighted formula): the
+    one-line error of ``count --backend``, a SKIPPED row in a cross-check."""
+
+
 class CheckFailed(PuzzlesatError):
     """A decoded solution broke a rule: the backend or the encoding is wrong."""
 

@@ -113,12 +113,6 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         and its solutions are what it asks for (an optimisation's legal plans are not)."""
         return type(self).forced is not Puzzle.forced and self.task.counts_solutions
 
-    def refuse_count(self, instance: Any) -> None:
-        """Raise a one-line :class:`~puzzlesat.core.errors.PuzzlesatError` where ``instance`` asks for
-        a count this puzzle does not make (a formula file of weighted model counting: a count without its
-        weights would be another number); nothing otherwise. ``count`` and ``crosscheck --count`` ask
-        before anything is counted."""
-
     def inline(self, argument: str) -> bool:
         """Whether a command's instance argument is the puzzle itself, not a file's path (an aquarium's
         puzz.link URL): read as the file's text, whether or not a file of that name exists."""

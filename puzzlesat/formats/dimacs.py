@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..core.clauses import FlatClauses
 from ..core.encoding import Encoding
 from ..core.errors import PuzzleFormatError, PuzzlesatError
 from ..core.text import BLANKS, lines_of
+from ..core.weights import completed, parse_weight, weight_text
 
 #: a DIMACS integer: variables are below 2^31, so ten digits at most (a longer token is refused, not read)
 LITERAL = re.compile(r"-?\d{1,10}")
@@ -62,16 +64,25 @@ def to_dimacs(encoding: Encoding, title: str = "", extra: Sequence[list[int]] = 
     declared = encoding.declared_vars if export else encoding.num_vars
     top = max(declared, max((abs(lit) for clause in extra for lit in clause), default=0))
     lines.append(f"p cnf {top} {len(encoding.clauses) + len(extra)}")
-    lines += _projection(encoding) + _clause_lines(encoding.clauses) + _clause_lines(extra)
+    lines += _projection(encoding) + _weight_lines(encoding) + _clause_lines(encoding.clauses) + _clause_lines(extra)
     return "\n".join(lines) + "\n"
+
+
+def _weight_lines(encoding: Encoding) -> list[str]:
+    """A weighted encoding's ``c p weight LIT W 0`` lines, both literals of each weighted variable, each
+    weight exact (:func:`~puzzlesat.core.weights.weight_text`); SAT solvers skip them as comments."""
+    weights = encoding.weights or {}
+    return [f"c p weight {lit} {weight_text(weights[lit])} 0" for lit in sorted(weights, key=lambda lit: (abs(lit), lit < 0))]
 
 
 def to_mcc(encoding: Encoding, title: str = "", export: bool = False) -> str:
     """Model-counting competition DIMACS: ``c t pmc`` (projected counting; ``c t mc`` when every
-    variable is a function of the projection, so the plain count is the projected one), then the
-    DIMACS file with its projection lines (``export`` as in :func:`to_dimacs`)."""
+    variable is a function of the projection, so the plain count is the projected one; ``wmc`` and
+    ``pwmc`` for a weighted encoding), then the DIMACS file with its projection and weight lines
+    (``export`` as in :func:`to_dimacs`)."""
     kind = "mc" if encoding.show_determines_all or _shows_everything(encoding) else "pmc"
-    return f"c t {kind}\n" + to_dimacs(encoding, title, export=export)
+    weighted = "w" if encoding.weights is not None else ""
+    return f"c t {kind[:-2]}{weighted}{kind[-2:]}\n" + to_dimacs(encoding, title, export=export)
 
 
 def to_wcnf(encoding: Encoding, title: str = "", old_format: bool = False) -> str:
@@ -131,10 +142,14 @@ class Dimacs:
     #: and CryptoMiniSat in Debian 12)
     end_marker: bool = False
     #: the model counting competition's weighted task (``c t wmc`` or ``c t pwmc``, or ``c p weight``
-    #: lines): where the first such line is, as "line N" (None: an unweighted file). Its count is a sum of
-    #: weights, which puzzlesat does not make yet, so a count of it is refused rather than given
-    #: unweighted (ganak's own test ``a-wmc.cnf`` expects 1.2e+03; it printed 1)
+    #: lines): where the first such line is, as "line N" (None: an unweighted file). Its count is the
+    #: sum of its models' weights (:mod:`puzzlesat.core.weights`), made beside the count of models
     weighted_counting: str | None = None
+    #: the literal weights a weighted count uses, both literals of each weighted variable (of the shown
+    #: ones only, where the file projects), in variable order; every other literal weighs 1
+    weights: tuple[tuple[int, Fraction], ...] = ()
+    #: how the weights were read where a file leaves it open (:func:`_counted_weights`), each one line
+    weight_notes: tuple[str, ...] = ()
 
     @property
     def plain(self) -> bool:
@@ -165,14 +180,13 @@ def parse_dimacs(text: str, path: str, weighted: bool = False) -> Dimacs:
     bulk = None if weighted or len(text) < BULK_SIZE else _bulk_clauses(text)
     if bulk is not None:
         head, clauses, used = bulk
-        header, _, soft, show, shown_at, end_marker, _ = _read_lines(head, path, weighted)
-        return _finished(text, path, weighted, header, clauses, soft, show, shown_at, end_marker, used)
-    header, read, soft, show, shown_at, end_marker, last_line = _read_lines(text, path, weighted)
-    if header is None and not weighted:
+        return _finished(text, path, weighted, _read_lines(head, path, weighted), clauses, used)
+    lines = _read_lines(text, path, weighted)
+    if lines.header is None and not weighted:
         raise PuzzleFormatError(path, None, None, "no 'p cnf VARIABLES CLAUSES' header: not a DIMACS CNF file")
-    every = [*read, *(c for c, _ in soft)]
+    every = [*lines.clauses, *(c for c, _ in lines.soft)]
     used = max(max(map(max, filter(None, every)), default=0), -min(map(min, filter(None, every)), default=0))
-    return _finished(text, path, weighted, header, read, soft, show, shown_at, end_marker, used)
+    return _finished(text, path, weighted, lines, lines.clauses, used)
 
 
 #: a header line (``p cnf ...``) at the start of a line
@@ -216,40 +230,53 @@ def _bulk_clauses(text: str) -> tuple[str, FlatClauses, int] | None:
     return text[:end], FlatClauses.from_dimacs_numbers(literals), used
 
 
-def _read_lines(text: str, path: str, weighted: bool) -> tuple[
-        tuple[int, int, int | None] | None, list[tuple[int, ...]], list[tuple[tuple[int, ...], int]], list[int] | None,
-        dict[int, tuple[int, int]], bool, int]:
-    """The file read line by line: (header, hard clauses, soft clauses, projection, where each projected
-    variable was named, whether SATLIB's ``%`` ended it, the last line read)."""
+@dataclass
+class _Lines:
+    """A file as :func:`_read_lines` read it, line by line."""
+
     header: tuple[int, int, int | None] | None = None
-    clauses: list[tuple[int, ...]] = []
-    soft: list[tuple[tuple[int, ...], int]] = []
+    clauses: list[tuple[int, ...]] = field(default_factory=list)
+    soft: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
     show: list[int] | None = None
-    shown_at: dict[int, tuple[int, int]] = {}  # a projected variable -> the line and column that named it
+    #: a projected variable -> the line and column that named it
+    shown_at: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: SATLIB's ``%`` ended the formula
+    end_marker: bool = False
+    last_line: int = 0
+    #: ``c p weight`` lines: a literal -> its weight, and the line that gave it
+    weights: dict[int, Fraction] = field(default_factory=dict)
+    weighted_at: dict[int, int] = field(default_factory=dict)
+
+
+def _read_lines(text: str, path: str, weighted: bool) -> _Lines:
+    """The file read line by line."""
+    read = _Lines()
+    clauses, soft = read.clauses, read.soft
     pending: list[int] = []  # a clause may span lines
     weight: int | None = None  # the pending clause's weight (WCNF); -1: hard; None: not read yet
-    last_line, end_marker = 0, False
     for number, raw in enumerate(lines_of(text), 1):
         line = raw.strip(BLANKS)
         if not line:
             continue
         first = line[0]
         if first == "%":  # SATLIB's end of formula
-            end_marker = True
+            read.end_marker = True
             break
         if first == "c":
             words = _tokens(line)
             projection = words[3:] if words[:3] == ["c", "p", "show"] else words[2:] if words[:2] == ["c", "ind"] else None
             if projection is not None:
-                show = show if show is not None else []
+                read.show = read.show if read.show is not None else []
                 for variable, column in _shown(projection, path, number, raw):
-                    show.append(variable)
-                    shown_at.setdefault(variable, (number, column))
+                    read.show.append(variable)
+                    read.shown_at.setdefault(variable, (number, column))
+            elif words[:3] == ["c", "p", "weight"]:
+                _literal_weight(words[3:], path, number, raw, read)
             continue
         if first == "p":
-            header = _header(line, path, number, header, weighted)
+            read.header = _header(line, path, number, read.header, weighted)
             continue
-        last_line = number
+        read.last_line = number
         if "c" in line:  # a comment after literals, as kissat, CaDiCaL and MiniSat read it
             line = _TRAILING_COMMENT.sub("", line)
         if not weighted and not pending:
@@ -267,22 +294,43 @@ def _read_lines(text: str, path: str, weighted: bool) -> tuple[
                 pending.append(lit)
                 continue
             clause = tuple(pending)
-            top = header[2] if header else None
+            top = read.header[2] if read.header else None
             if not weighted or weight == -1 or (top is not None and weight is not None and weight >= top):
                 clauses.append(clause)
             else:
                 soft.append((clause, weight or 0))
             pending, weight = [], None
     if pending or weight is not None:
-        raise PuzzleFormatError(path, last_line or None, None, "the last clause does not end with 0")
-    return header, clauses, soft, show, shown_at, end_marker, last_line
+        raise PuzzleFormatError(path, read.last_line or None, None, "the last clause does not end with 0")
+    return read
 
 
-def _finished(text: str, path: str, weighted: bool, header: tuple[int, int, int | None] | None,
-              clauses: Sequence[tuple[int, ...]], soft: list[tuple[tuple[int, ...], int]], show: list[int] | None,
-              shown_at: dict[int, tuple[int, int]], end_marker: bool, used: int) -> Dimacs:
+def _literal_weight(words: list[str], path: str, number: int, line: str, read: _Lines) -> None:
+    """A ``c p weight LIT W 0`` line (its closing 0 may be left out), into ``read``: a literal weighted
+    twice must be weighted the same."""
+    if len(words) not in (2, 3) or len(words) == 3 and words[2] != "0":
+        raise PuzzleFormatError(path, number, 1, "expected 'c p weight LITERAL WEIGHT 0'")
+    literal = _literal(words[0], path, number, line)
+    if literal == 0:
+        raise PuzzleFormatError(path, number, line.find(words[0]) + 1, "a weight is given to a literal, not to 0")
+    try:
+        value = parse_weight(words[1])
+    except ValueError as exc:
+        raise PuzzleFormatError(path, number, line.find(words[1], line.find(words[0]) + len(words[0])) + 1,
+                                str(exc)) from None
+    if read.weights.get(literal, value) != value:
+        raise PuzzleFormatError(path, number, 1, f"literal {literal} is weighted {weight_text(read.weights[literal])} "
+                                f"on line {read.weighted_at[literal]} and {weight_text(value)} here")
+    read.weights[literal] = value
+    read.weighted_at.setdefault(literal, number)
+
+
+def _finished(text: str, path: str, weighted: bool, lines: _Lines, clauses: Sequence[tuple[int, ...]],
+              used: int) -> Dimacs:
     """The file as read, once its variables are checked against DIMACS's range and its header (a
-    variable out of them is looked for in ``text``, to say where it is)."""
+    variable out of them is looked for in ``text``, to say where it is). A weighted variable counts as
+    used: it is held, so that every variable past the used ones weighs 1 on both literals."""
+    header, show, soft = lines.header, lines.show, lines.soft
     clause_count = len(clauses) + len(soft)
     if used >= 1 << 31:
         line, column = _first_use(text, used, weighted)
@@ -291,18 +339,51 @@ def _finished(text: str, path: str, weighted: bool, header: tuple[int, int, int 
         line, column = _first_use(text, used, weighted)
         raise PuzzleFormatError(path, line, column, f"variable {used} is beyond the header's {header[0]}")
     if header is not None and show and max(show) > header[0]:
-        named_on, column = shown_at[max(show)]
+        named_on, column = lines.shown_at[max(show)]
         raise PuzzleFormatError(path, named_on, column, f"projected variable {max(show)} is beyond the header's {header[0]}")
+    weighed = max(map(abs, lines.weights), default=0)
+    if header is not None and weighed > header[0]:
+        at = lines.weighted_at.get(weighed, lines.weighted_at.get(-weighed))
+        raise PuzzleFormatError(path, at, None, f"weighted variable {weighed} is beyond the header's {header[0]}")
     warnings = []
     if header is not None and header[1] != clause_count:
         warnings.append(f"{path}: the header says {header[1]:,} clauses and the file has {clause_count:,} "
                         "(read as written)")
-    num_vars = max(used, max(show or (), default=0))
+    weights, notes = _counted_weights(lines)
+    num_vars = max(used, max(show or (), default=0), weighed)
     kept = clauses if isinstance(clauses, FlatClauses) else tuple(clauses)
     weighting = _WEIGHTED_TASK.search(text)
     return Dimacs(num_vars, kept, None if show is None else tuple(sorted(set(show))), tuple(soft),
-                  header[0] if header is not None else num_vars, tuple(warnings), end_marker,
-                  None if weighting is None else f"line {text.count(chr(10), 0, weighting.start()) + 1}")
+                  header[0] if header is not None else num_vars, tuple(warnings), lines.end_marker,
+                  None if weighting is None else f"line {text.count(chr(10), 0, weighting.start()) + 1}",
+                  tuple(sorted(weights.items(), key=lambda item: (abs(item[0]), item[0] < 0))), notes)
+
+
+def _counted_weights(lines: _Lines) -> tuple[dict[int, Fraction], tuple[str, ...]]:
+    """The weights a count uses (both literals of each weighted variable, :func:`completed`), and what
+    was read past: in a projected count the weights of variables it does not show are not used (the
+    competition's ``pwmc``; Ganak's test ``wpmc_rational.cnf``), and a variable weighted on its negative
+    literal alone has its positive one weigh ``1 - w`` (said, as no counter's documentation says so)."""
+    given = lines.weights
+    notes = []
+    if lines.show is not None:
+        shown = set(lines.show)
+        unused = sorted({abs(lit) for lit in given} - shown)
+        if unused:
+            notes.append(f"the weights of variables the projection does not show are not used ({_listed(unused)}), "
+                         "as in the competition's projected weighted count")
+        given = {lit: weight for lit, weight in given.items() if abs(lit) in shown}
+    negative_only = sorted(-lit for lit in given if lit < 0 and -lit not in given)
+    if negative_only:
+        notes.append(f"variables weighted on their negative literal alone ({_listed(negative_only)}): the positive "
+                     "literal weighs 1 minus that weight, as a positive literal's weight alone is read")
+    return completed(given), tuple(notes)
+
+
+def _listed(variables: list[int]) -> str:
+    """Variables as a short list: the first five, and how many more."""
+    shown = ", ".join(map(str, variables[:5]))
+    return shown + (f" and {len(variables) - 5:,} more" if len(variables) > 5 else "")
 
 
 #: a line of the model counting competition's weighted formats: ``c t wmc``, ``c t pwmc``, ``c p weight``

@@ -370,6 +370,9 @@ def count_variants_by_cubes(request: Request, instance: Any, depth: int | None, 
         if encoding.kind != "cnf":
             raise PuzzlesatError(f"{puzzle.name}: the {request.encoding} encoding is not a CNF: --cubes splits CNF "
                                  "counts")
+        if encoding.weights is not None:
+            raise PuzzlesatError("a weighted model counting file: --cubes adds up counts "
+                                 "of models, not their weights; count it without --cubes")
         counted = count_cubes(replace(request, options=options), instance, encoding, depth, executor, limit)
         out[label] = (counted.total, counted)
         if counted.stop is not None:

@@ -97,11 +97,17 @@ def on_backend(base: Request, backend: str, encoding: str | None = None, method:
     return certifying(puzzle.task.request(puzzle, backend, encoding, base.options, UNLIMITED, method), base.certify)
 
 
-def encodings_of(puzzle: Puzzle[Any, Any, Any], name: str) -> list[str]:
-    """The puzzle's encodings the named backend can take."""
+def encodings_of(puzzle: Puzzle[Any, Any, Any], name: str, counting: bool = False) -> list[str]:
+    """The puzzle's encodings the named backend can take; with ``counting``, a model counter (capability
+    ``count``) takes the CNF ones too."""
     backend = get_backend(name)
-    return [kind for kind in puzzle.encodings
-            if (Capability.SAT if puzzle.formula_kind(kind) == "cnf" else Capability.SMT) in backend.capabilities]
+
+    def takes(kind: str) -> bool:
+        if puzzle.formula_kind(kind) != "cnf":
+            return Capability.SMT in backend.capabilities
+        return Capability.SAT in backend.capabilities or counting and Capability.COUNT in backend.capabilities
+
+    return [kind for kind in puzzle.encodings if takes(kind)]
 
 
 def plan_solutions(request: Request, instance: Any, backends: list[str], solve: Solve,
@@ -149,7 +155,7 @@ def count_outcome(counts: dict[str, int]) -> Outcome:
 def plan_counts(request: Request, instance: Any, backends: list[str],
                 count: Callable[[Request, Any], Report]) -> list[Method]:
     """Counts from the reference search, the puzzle's other solver-free counters, and the task's count
-    on every backend and encoding."""
+    on every backend and encoding (an exact counter named among ``backends`` counting the CNF ones)."""
     puzzle = request.puzzle
 
     methods = [reference_method(lambda: count_outcome(puzzle.reference_counts(instance, request.options)),
@@ -160,7 +166,7 @@ def plan_counts(request: Request, instance: Any, backends: list[str],
                                                             in puzzle.count_variants(request.options)}), deadline, name)
         methods.append(Method(name, name, other))
     for name in backends:
-        for kind in encodings_of(puzzle, name):
+        for kind in encodings_of(puzzle, name, counting=True):
             counting = on_backend(request, name, kind)
 
             def run(deadline: Deadline, counting: Request = counting) -> Outcome:

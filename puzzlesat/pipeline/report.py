@@ -123,7 +123,7 @@ class Report:
         its end, ``stopped``)."""
         out: dict[str, Any] = {
             "puzzle": self.puzzle, "source": self.source, "backend": self.backend, "encoding": self.encoding,
-            "status": self.status.value, "answers": dict(self.answers), "checked": self.checked,
+            "status": self.status.value, "answers": jsonable(self.answers), "checked": self.checked,
             "solved_by": list(self.solved_by), "size": dict(self.size),
             "times": {k: round(v, 6) for k, v in self.times.items()}}
         if self.parts:
@@ -213,6 +213,16 @@ def solution_warnings(solution: Solution | None) -> list[str]:
     """What a solution says of the puzzle's stated assumptions: its ``warnings()``, where it has one."""
     said = getattr(solution, "warnings", None)
     return list(said()) if callable(said) else []
+
+
+def jsonable(answers: Mapping[str, Any]) -> dict[str, Any]:
+    """Answers as JSON gives them: a weighted count (a fraction) as the string of its exact value
+    (``"1.9"``, ``"143/840"``), which a float would round."""
+    from fractions import Fraction
+
+    from ..core.weights import weight_text
+
+    return {label: weight_text(value) if isinstance(value, Fraction) else value for label, value in answers.items()}
 
 
 def answered(first: int) -> Status:

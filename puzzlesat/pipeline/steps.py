@@ -10,6 +10,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from contextlib import closing, nullcontext
+from fractions import Fraction
 from typing import Any
 
 from ..backends.base import Capability, Session, SolverStatistics
@@ -82,6 +83,8 @@ class Tally:
 
     def __init__(self, found: int, size: dict[str, int]) -> None:
         self.found, self.size = found, size
+        #: a weighted formula's weighted count (the sum of the counted models' weights); None unweighted
+        self.weight: Fraction | None = None
         self.solved_by: list[str] = []
         #: the enumerating session's solver statistics (None from an exact counter)
         self.statistics: SolverStatistics | None = None
@@ -138,10 +141,13 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
     if request.exact_count:
         with watch.phase("solve"):
             tally.found = backend.count(encoding, request.deadline) << encoding.free_shown
+            if encoding.weights is not None:
+                tally.weight = backend.weighted_count(encoding, request.deadline) * 2 ** encoding.free_shown
         tally.answered(backend.name)
         claims.claim(claim, None)
         return tally
     started = time.monotonic()
+    tally.weight = None if encoding.weights is None else Fraction(0)
     try:
         _enumerate(request, instance, encoding, watch, claims, claim, on_solution, limit, tally, session, under)
     except STOPPING as stop:
@@ -149,6 +155,8 @@ def count_formula(request: Request, instance: Any, encoding: Encoding, watch: St
             raise
         tally.stop = Stop.of(stop, since_start(started))
     tally.found <<= encoding.free_shown
+    if tally.weight is not None:  # a free shown variable weighs 1 on both literals
+        tally.weight *= 2 ** encoding.free_shown
     return tally
 
 
@@ -176,6 +184,8 @@ def _enumerate(request: Request, instance: Any, encoding: Encoding, watch: Stopw
             solution = checked_solution(request.puzzle, instance, encoding, result.model, backend.name, watch)
             with watch.phase("solve"):  # the enumeration's own bookkeeping is its time too
                 tally.found += 1
+                if tally.weight is not None:
+                    tally.weight += encoding.model_weight(result.model)
                 report_progress(f"{tally.found:,} {claim} so far")
                 if _cue is not None and tally.found == _cue[0]:
                     os.write(_cue[1], b"!")

@@ -31,6 +31,7 @@ from ..core.puzzle import Puzzle, Searched, Solution
 from ..core.reporting import progress_slot, report_phase
 from ..core.result import Status
 from ..core.timing import Deadline, Stopwatch, since_start
+from ..core.weights import weighted_label
 from .report import NO_BACKEND, Claims, Report, answered
 from .request import Request, encoding_for
 from .satisfy import solve_satisfying
@@ -131,7 +132,9 @@ class Task(ABC):
         else:
             tallies = _count_side_by_side(request, instance, watch, claims, variants, built, listed if listing else None,
                                           limit)
-        counts = {label: tally.found for (label, _), tally in zip(variants, tallies)}
+        counts: dict[str, Any] = {label: tally.found for (label, _), tally in zip(variants, tallies)}
+        counts |= {weighted_label(label): tally.weight for (label, _), tally in zip(variants, tallies)
+                   if tally.weight is not None}
         solved_by = tuple(dict.fromkeys(name for tally in tallies for name in tally.solved_by))
         stop = next((tally.stop for tally in tallies if tally.stop is not None), None)
         if stop is not None:  # side by side, the counts stopped at one deadline may bound one another
@@ -225,7 +228,6 @@ class Task(ABC):
         if by_count or puzzle.crosscheck_by_count:
             if not self.counts_solutions:
                 raise PuzzlesatError(f"{puzzle.name} has no solution count to compare")
-            puzzle.refuse_count(instance)
             return plan_counts(request, instance, backends, partial(_counts_of, self))
         return self.plan_answers(request, instance, backends)
 
@@ -320,18 +322,22 @@ def _count_raced(task: Task, request: Request, instance: Any, watch: Stopwatch) 
 
 
 def _exact_counter(request: Request, instance: Any) -> Backend | None:
-    """The first of EXACT_COUNTERS that works here and takes the request's formulas; None for none."""
+    """The first of EXACT_COUNTERS that works here and takes the request's formulas (a weighted formula:
+    one that counts weights exactly); None for none."""
     if request.formula_kind != "cnf":
         return None
+    built: list[Any] = []
     for name in EXACT_COUNTERS:
         counter = get_backend(name)
         if not isinstance(counter, CounterBackend) or counter.missing() is not None:
             continue
-        if counter.projects:  # takes every encoding: no need to build one to ask
-            return counter
+        built = built or [request.puzzle.encode(instance, request.encoding, options)
+                          for _, options in request.puzzle.count_variants(request.options)]
+        if not counter.weighs and any(encoding.weights is not None for encoding in built):
+            continue
         try:
-            for _, options in request.puzzle.count_variants(request.options):
-                counter.accept(request.puzzle.encode(instance, request.encoding, options))
+            for encoding in built:
+                counter.accept(encoding)
         except BackendError:
             continue
         return counter
@@ -657,7 +663,6 @@ def count(request: Request, instance: Any, watch: Stopwatch | None = None, listi
           limit: int | None = None, on_solution: Callable[[Solution], None] | None = None,
           cubes: Cubing | None = None, executor: Executor | None = None) -> Report:
     """Count as the puzzle's task counts (see :meth:`Task.count`)."""
-    request.puzzle.refuse_count(instance)
     return request.puzzle.task.count(request, instance, watch or Stopwatch(), listing, limit, on_solution, cubes,
                                      executor)
 

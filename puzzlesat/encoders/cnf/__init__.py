@@ -13,19 +13,22 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 
 from ...core.bundled import located
 from ...core.clauses import FlatClauses
 from ...core.encoding import Encoding
-from ...core.errors import NotApplicable, PuzzleFormatError, PuzzlesatError
+from ...core.errors import NotApplicable, PuzzlesatError
 from ...core.model import CnfModel, SmtModel
 from ...core.options import EncoderOptions
 from ...core.puzzle import Puzzle
+from ...core.weights import WEIGHTED_COUNT
 from ...formats.dimacs import Dimacs, parse_dimacs
 from ...pipeline.tasks import Satisfy
 from . import reference
+from .reference import Read
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -119,13 +122,13 @@ class FileEncoding(Encoding):
 
 
 def file_encoding(formula: Dimacs, vpool: IDPool, show: Sequence[int], soft: bool = False,
-                  free_shown: int = 0) -> FileEncoding:
+                  free_shown: int = 0, weighted: bool = False) -> FileEncoding:
     """The file's formula in ``vpool``: its V variables take the next V ids, unused ones included (the
     pool's top is set past them, as ``IDPool(start_from=...)`` does: they count as variables too), and
     ``free_shown`` more are counted, not held. An empty soft clause is broken by every assignment: its
     weight is the cost's fixed part (``cost_offset``), not a soft clause (RC2 takes a soft clause's
     first literal as its selector). With every variable shown, the shown ones determine all (D4 may
-    count it)."""
+    count it). ``weighted``: the file's literal weights come along (a weighted count)."""
     offset = vpool.top
     vpool.top = offset + formula.num_vars
 
@@ -139,7 +142,9 @@ def file_encoding(formula: Dimacs, vpool: IDPool, show: Sequence[int], soft: boo
                         soft=[(moved(c), w) for c, w in weighed if c],
                         cost_offset=sum(w for c, w in weighed if not c),
                         show=_moved_variables(show, offset), offset=offset, free_shown=free_shown,
-                        show_determines_all=_covers(show, formula.num_vars))
+                        show_determines_all=_covers(show, formula.num_vars),
+                        weights={lit + offset if lit > 0 else lit - offset: weight for lit, weight in formula.weights}
+                        if weighted else None)
 
 
 def _covers(show: Sequence[int], num_vars: int) -> bool:
@@ -234,21 +239,11 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
         return CnfInstance.read(parse_dimacs(text, path), path, text)
 
     def reading_notes(self, instance: CnfInstance) -> tuple[str, ...]:
-        return instance.formula.warnings + model_notes(instance.formula)
-
-    def refuse_count(self, instance: CnfInstance) -> None:
-        """A file of the model counting competition's weighted formats (``c t wmc``, ``c t pwmc``,
-        ``c p weight``) is not counted: its answer is a sum of weights, and puzzlesat's counts are not
-        weighted yet. Solving it is another question, and is answered."""
-        where = instance.formula.weighted_counting
-        if where is not None:
-            raise PuzzleFormatError(instance.source, int(where.split()[1]), None,
-                                    "a weighted model counting file (c t wmc / c t pwmc / c p weight): its count "
-                                    "is a sum of weights, which puzzlesat does not compute yet, so it is not "
-                                    "counted (an unweighted count would be another number); 'solve' answers it")
+        return instance.formula.warnings + instance.formula.weight_notes + model_notes(instance.formula)
 
     def build(self, instance: CnfInstance, kind: str, options: EncoderOptions, vpool: IDPool) -> Encoding:
-        encoding = file_encoding(instance.formula, vpool, instance.shown, free_shown=instance.free_shown)
+        encoding = file_encoding(instance.formula, vpool, instance.shown, free_shown=instance.free_shown,
+                                 weighted=instance.formula.weighted_counting is not None)
         encoding.original_file = self.original_file(instance) if encoding.offset == 0 else None
         return encoding
 
@@ -268,6 +263,23 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
         """One model per distinct projection, found by trying every assignment of the header's
         variables, on the file as :mod:`.reference`'s own reader reads it (so a fault of the main
         reader shows as a disagreement)."""
+        return [CnfSolution(tuple(literals), tuple(shown))
+                for literals, shown in self._walked(instance, limit)[0]]
+
+    def reference_counts(self, instance: CnfInstance, options: EncoderOptions) -> dict[str, Any]:
+        """The reference's count of models, and for a weighted file the sum of their weights, as the
+        reference's own reader reads the weights (:func:`.reference.model_weight`)."""
+        walked, formula = self._walked(instance, None)
+        counts: dict[str, Any] = {"solutions": len(walked)}
+        if formula.weighted:
+            counts[WEIGHTED_COUNT] = sum((reference.model_weight(formula, literals) for literals, _ in walked),
+                                         start=Fraction(0))
+        return counts
+
+    @staticmethod
+    def _walked(instance: CnfInstance, limit: int | None) -> tuple[list[tuple[list[int], list[int]]], Read]:
+        """Every assignment that satisfies the file, one per projection (with the projection's
+        variables), up to ``limit``, and the file as the reference's reader read it."""
         # refused at once on the header the main reader read (the own reader took 2.5 s to read 10^6
         # clauses only to refuse them); what the walk covers is still the own reader's count
         require_walkable(instance.formula.declared, instance.source)
@@ -280,10 +292,10 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
             key = tuple(literals[v - 1] for v in shown)
             if key not in seen and not any(reference.falsified(clause, true) for clause in formula.hard):
                 seen.add(key)
-                found.append(CnfSolution(tuple(literals), tuple(shown)))
+                found.append((literals, shown))
                 if limit is not None and len(found) >= limit:
                     break
-        return found
+        return found, formula
 
     def picture(self, instance: CnfInstance, solution: CnfSolution) -> Picture:
         raise PuzzlesatError("cnf: a model has no picture")

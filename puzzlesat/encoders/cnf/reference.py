@@ -13,7 +13,11 @@ MaxSAT evaluations' WCNF before and since 2022, the model-counting competition's
 - ``p cnf VARS CLAUSES`` (or ``p wcnf VARS CLAUSES [TOP]``) declares the variables 1..VARS;
 - a clause is the integers up to the next 0, across lines; in WCNF its first token is ``h`` (hard) or
   its weight, and in the old format a weight of at least TOP is hard;
-- a line that starts with ``%`` ends the formula (SATLIB).
+- a line that starts with ``%`` ends the formula (SATLIB);
+- ``c t wmc`` / ``c t pwmc`` or ``c p weight LIT W 0`` lines make the file a weighted count: a model's
+  weight is the product of its literals' weights, of the projection's variables where there is one; a
+  literal with no weight of its own weighs 1 minus its complement's, or 1 where neither has one
+  (Ganak's reading). A weight is what Python's ``Fraction`` reads (``0.3``, ``1/3``, ``1e-3``).
 
 It is deliberately plain (a token stream, no fast paths), and it refuses what it does not understand
 with a plain ``ValueError``: the reference is asked only of files the main reader accepted.
@@ -21,7 +25,8 @@ with a plain ``ValueError``: the reference is asked only of files the main reade
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,10 @@ class Read:
     soft: list[tuple[list[int], int]]
     #: None when the file names no projection
     projection: list[int] | None
+    #: a weighted model counting file (``c t wmc``, ``c t pwmc`` or ``c p weight`` lines)
+    weighted: bool = False
+    #: the weights its lines give, by literal
+    weights: dict[int, Fraction] = field(default_factory=dict)
 
 
 def read(text: str, weighted: bool = False) -> Read:
@@ -42,6 +51,7 @@ def read(text: str, weighted: bool = False) -> Read:
     top: int | None = None
     tokens: list[str] = []
     projection: list[int] | None = None
+    weighted_count, weights = False, dict[int, Fraction]()
     for line in text.split("\n"):  # lines end at \n alone, as in every solver's reader
         words = line.split()
         if not words:
@@ -52,6 +62,9 @@ def read(text: str, weighted: bool = False) -> Read:
             if words[1:3] == ["p", "show"] or words[1:2] == ["ind"]:
                 named = words[3:] if words[1] == "p" else words[2:]
                 projection = (projection or []) + _until_zero(named)
+            if words[1:3] == ["p", "weight"]:
+                weights[int(words[3])] = Fraction(words[4])
+            weighted_count = weighted_count or words[1:3] in (["p", "weight"], ["t", "wmc"], ["t", "pwmc"])
             continue
         if words[0].startswith("c"):
             continue
@@ -68,7 +81,7 @@ def read(text: str, weighted: bool = False) -> Read:
     hard, soft = _clauses(tokens, top, weighted)
     if variables is None:  # the 2022 WCNF format has no header: its variables are the ones it uses
         variables = max((abs(lit) for clause in hard + [c for c, _ in soft] for lit in clause), default=0)
-    return Read(variables, hard, soft, projection)
+    return Read(variables, hard, soft, projection, weighted_count, weights)
 
 
 def _until_zero(words: list[str]) -> list[int]:
@@ -102,6 +115,19 @@ def _clauses(tokens: list[str], top: int | None, weighted: bool) -> tuple[list[l
     if clause:
         raise ValueError("the last clause does not end with 0")
     return hard, soft
+
+
+def model_weight(formula: Read, literals: list[int]) -> Fraction:
+    """The weight of a model (its literal on each variable 1..n) in ``formula``'s weighted count."""
+    counted = formula.projection if formula.projection is not None else range(1, formula.variables + 1)
+    weight = Fraction(1)
+    for variable in set(counted):
+        literal = literals[variable - 1]
+        if literal in formula.weights:
+            weight *= formula.weights[literal]
+        elif -literal in formula.weights:
+            weight *= 1 - formula.weights[-literal]
+    return weight
 
 
 def falsified(clause: list[int], true: set[int]) -> bool:
