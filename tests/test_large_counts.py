@@ -135,6 +135,11 @@ def test_a_slow_enumeration_says_where_a_faster_count_is(monkeypatch, capsys):
                            "ganak, not installed here") and "pip install 'puzzlesat[count]'" in said
     say_where_a_faster_count_is(replace(enumerated, counted_by="exact counter"), 12.0)
     assert capsys.readouterr().err == ""
+    from fractions import Fraction
+
+    weighted = replace(enumerated, answers={"solutions": 3, "weighted count": Fraction(19, 10)})
+    say_where_a_faster_count_is(weighted, 12.0)  # those counters would refuse its weights
+    assert capsys.readouterr().err == ""
 
 
 
