@@ -22,13 +22,14 @@ from .core.version import __version__
 #: the Python interface (:mod:`puzzlesat.api`), imported on first use so that ``import puzzlesat``
 #: (and the command line's start-up) stays light
 _API = ("read", "encode", "decode", "check", "solve", "count", "explain", "crosscheck", "Report", "Explained",
-        "CrossChecked", "PuzzlesatError", "Status", "Stop", "Solution", "Row", "Explanation", "PuzzleCNF", "PuzzleWCNF")
+        "Hinted", "CrossChecked", "PuzzlesatError", "Status", "Stop", "Solution", "Row", "Explanation", "PuzzleCNF", "PuzzleWCNF")
 
 if TYPE_CHECKING:
     from .api import (
         CrossChecked,
         Explained,
         Explanation,
+        Hinted,
         PuzzleCNF,
         PuzzlesatError,
         PuzzleWCNF,
@@ -63,6 +64,6 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-__all__ = ["CrossChecked", "Explained", "Explanation", "PuzzleCNF", "PuzzleWCNF", "PuzzlesatError", "Report", "Row",
+__all__ = ["CrossChecked", "Explained", "Explanation", "Hinted", "PuzzleCNF", "PuzzleWCNF", "PuzzlesatError", "Report", "Row",
            "Solution", "Status", "Stop", "__version__", "check", "count", "crosscheck", "decode", "encode", "explain",
            "read", "solve"]

@@ -34,6 +34,7 @@ from .deduction import Explanation
 from .encoders import get_puzzle
 from .pipeline.crosscheck import DEFAULT_BUDGET, DEFAULT_METHOD_LIMIT, CrossChecked, Row, cross_check
 from .pipeline.explaining import Explained, explain_instance
+from .pipeline.hinting import Hinted, hint_instance
 from .pipeline.report import Report
 from .pipeline.request import request
 from .pipeline.steps import load
@@ -41,7 +42,7 @@ from .pipeline.stop import Stop
 from .pipeline.tasks import count as _count
 from .pipeline.tasks import solve as _solve
 
-__all__ = ["CrossChecked", "Explained", "Explanation", "PuzzleCNF", "PuzzleWCNF", "PuzzlesatError", "Report", "Row",
+__all__ = ["CrossChecked", "Explained", "Explanation", "Hinted", "PuzzleCNF", "PuzzleWCNF", "PuzzlesatError", "Report", "Row",
            "Solution", "Status", "Stop", "check", "count", "crosscheck", "decode", "encode", "explain", "read", "solve"]
 
 if TYPE_CHECKING:
@@ -248,25 +249,43 @@ def count(puzzle: str, instance: Any, backend: str | None = None, limit: int | N
                   listing=listing, limit=limit)
 
 
-def explain(puzzle: str, instance: Any, certify: bool = False, timeout: float | None = None) -> Explained:
+@typing.overload
+def explain(puzzle: str, instance: Any, certify: bool = False, timeout: float | None = None,
+            marks: None = None) -> Explained: ...
+
+
+@typing.overload
+def explain(puzzle: str, instance: Any, certify: bool = False, timeout: float | None = None, *,
+            marks: str) -> Hinted: ...
+
+
+def explain(puzzle: str, instance: Any, certify: bool = False, timeout: float | None = None,
+            marks: str | None = None) -> Explained | Hinted:
     """Explain as ``puzzlesat explain`` does: the steps from nothing known to the solution (each the facts
     it uses and the cells they force), every step replayed, the solution checked; ``explanation.solved``
     is False for a puzzle with no solution (``conflict``) or several (``differing``). Stopped by its
-    ``timeout`` (seconds), it returns the steps found by then, replayed: ``stopped`` says why.
+    ``timeout`` (seconds), it returns the steps found by then, replayed: ``stopped`` says why. With
+    ``marks``, a hint from a player's marks as ``explain --from`` gives it (:class:`Hinted`): the marks
+    no solution has, each with the facts that refute it, else the next step from them.
 
     :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
         ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them). Explanations are offered for aquarium,
-        jigsaw and jig.
+        jigsaw and jig; hints for aquarium.
     :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
     :param certify: also check a DRAT proof of every replayed UNSAT answer.
     :param timeout: seconds for the whole call; None: no limit.
+    :param marks: a player's marks in the solution's text format, ``?`` for a cell not marked (an
+        aquarium's ``#`` water and ``.`` dry, one line per row); None: explain from the empty grid.
 
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> explained = puzzlesat.explain("aquarium", grid)
     >>> explained.explanation.difficulty
     {'steps': 10, 'widest': 1}
     """
-    return explain_instance(_puzzle_of(puzzle, instance), instance, certify=certify, deadline=Deadline.after(timeout))
+    spec = _puzzle_of(puzzle, instance)
+    if marks is not None:
+        return hint_instance(spec, instance, marks, "marks", certify=certify, deadline=Deadline.after(timeout))
+    return explain_instance(spec, instance, certify=certify, deadline=Deadline.after(timeout))
 
 
 def crosscheck(puzzle: str, instance: Any, backends: list[str] | None = None, timeout: float = DEFAULT_METHOD_LIMIT,

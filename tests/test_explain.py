@@ -343,3 +343,16 @@ def test_the_models_kept_for_later_questions_hold_only_what_is_read():
     finally:
         tracemalloc.stop()
     assert explained.solved and peak < 8_000_000, peak
+
+
+def test_a_second_solution_with_every_cell_dry_is_a_second_solution():
+    """An aquarium with no clue has the all-dry filling among its solutions; the explanation's second
+    solution, a model with no true cell, was taken for "no model" and the first one given twice, which
+    its own replay rejected ("the two solutions ... are the same")."""
+    from puzzlesat.encoders.aquarium.instance import AquariumInstance
+
+    for region_rule in (True, False):
+        instance = AquariumInstance(1, 1, (None,), (None,), ((1,),), region_rule=region_rule)
+        explanation = explain_instance(AQUARIUM, instance).explanation
+        first, second = explanation.differing
+        assert {first, second} == {(1,), (-1,)}

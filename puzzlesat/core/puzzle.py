@@ -191,6 +191,14 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         ``cnf`` encoding); None where the puzzle cannot explain itself."""
         return None
 
+    def read_marks(self, instance: InstanceT, text: str, path: str) -> dict[Any, bool] | None:
+        """A player's marks for ``explain --from`` (:mod:`puzzlesat.deduction.hints`), read from ``text``
+        (the file ``path``): each marked cell, named as :meth:`facts` names cells, and whether it holds
+        the value a shown variable's truth stands for (an aquarium's water); a file that does not fit the
+        puzzle is a :class:`~puzzlesat.core.errors.PuzzleFormatError` naming the line and column. None
+        where the puzzle offers no hints (the default)."""
+        return None
+
     def count_variants(self, options: OptionsT) -> tuple[tuple[str, OptionsT], ...]:
         """What ``puzzlesat count`` reports: (answer label, the options of the formula counted) per
         count, made from the request's ``options``; the first one is the count ``--list`` lists."""

@@ -15,6 +15,27 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Count:
+    """What a counting fact counts: so many cells of a line hold the true value (a row's water cells), so
+    that a text can say why marks break it ("row 3 needs 4 water cells; with these marks at most 3 fit")."""
+
+    #: the line, as a person names it ("row 3")
+    line: str
+    #: (shown variable, how many of the line's cells it stands for), for every variable of the line
+    cells: tuple[tuple[int, int], ...]
+    #: how many of the line's cells hold the true value
+    total: int
+
+    def totals(self, fixed: set[int]) -> set[int]:
+        """Every number of true cells the line can hold with the literals ``fixed`` (the others free)."""
+        reachable = {0}
+        for var, many in self.cells:
+            options = (many,) if var in fixed else (0,) if -var in fixed else (0, many)
+            reachable = {sum_ + option for sum_ in reachable for option in options}
+        return reachable
+
+
+@dataclass(frozen=True)
 class Fact:
     """A rule of the puzzle as it applies to one place, with the clauses that say it."""
 
@@ -24,6 +45,8 @@ class Fact:
     clauses: Sequence[Sequence[int]]
     #: the label in a few characters, for a picture's titles (default: the label)
     short: str = ""
+    #: what it counts, where it is a count (None: another kind of fact)
+    count: Count | None = None
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,12 @@ tiling's placements) marks each cell where it rules some out, with how many: wit
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..formats.picture import CHARACTER_WIDTH, Picture, Pixel
 from . import Explanation, Facts
+from .hints import Hint
 
 #: a cell's colour by (its value, fixed by this step)
 COLOURS: dict[tuple[bool, bool], Pixel] = {(True, False): (70, 130, 220), (False, False): (225, 225, 225),
@@ -69,25 +72,83 @@ def steps_picture(explanation: Explanation) -> Picture:
             else:
                 picture.rect(x0 + c + 0.1, y0 + top + r + 0.1, 0.8, 0.8, RULED_OUT)
                 picture.label(x0 + c + 0.5, y0 + top + 0.5 + r, f"-{many}", 0.4, RULED_OUT_TEXT)
-        for k in range(cols + 1):
-            picture.rect(x0 + k - 0.02, y0 + top, 0.04, rows, GRID)
-        for k in range(rows + 1):
-            picture.rect(x0, y0 + top + k - 0.02, cols, 0.04, GRID)
-        if facts.walls:  # a grid with walls has a wall all round
-            for edge in (0, cols):
-                picture.rect(x0 + edge - 0.05, y0 + top - 0.05, 0.1, rows + 0.1, WALL)
-            for edge in (0, rows):
-                picture.rect(x0 - 0.05, y0 + top - 0.05 + edge, cols + 0.1, 0.1, WALL)
-        for r, c, r2, c2 in facts.walls:  # between (r, c) and the cell right of it or below it
-            if c2 > c:
-                picture.rect(x0 + c2 - 0.05, y0 + top + r - 0.05, 0.1, 1.1, WALL)
-            else:
-                picture.rect(x0 + c - 0.05, y0 + top + r2 - 0.05, 1.1, 0.1, WALL)
+        _lines(picture, facts, x0, y0 + top, rows, cols)
         title = f"{number + 1}. " + " + ".join(facts.facts[i].short or facts.facts[i].label for i in step.facts)
         for line, text in enumerate(_wrapped(title, int(cols / (CHARACTER_WIDTH * title_size)))):
             picture.label(x0, y0 + 0.6 * title_size + 1.1 * title_size * line, text, title_size, start=True)
         known += step.forced
     picture.legend(_legend(facts), title_size)
+    return picture
+
+
+def _lines(picture: Picture, facts: Facts, x0: float, y0: float, rows: int, cols: int) -> None:
+    """A grid's lines at (x0, y0), and its walls (an aquarium's region borders, with a wall all round)."""
+    for k in range(cols + 1):
+        picture.rect(x0 + k - 0.02, y0, 0.04, rows, GRID)
+    for k in range(rows + 1):
+        picture.rect(x0, y0 + k - 0.02, cols, 0.04, GRID)
+    if facts.walls:
+        for edge in (0, cols):
+            picture.rect(x0 + edge - 0.05, y0 - 0.05, 0.1, rows + 0.1, WALL)
+        for edge in (0, rows):
+            picture.rect(x0 - 0.05, y0 - 0.05 + edge, cols + 0.1, 0.1, WALL)
+    for r, c, r2, c2 in facts.walls:  # between (r, c) and the cell right of it or below it
+        if c2 > c:
+            picture.rect(x0 + c2 - 0.05, y0 + r - 0.05, 0.1, 1.1, WALL)
+        else:
+            picture.rect(x0 + c - 0.05, y0 + r2 - 0.05, 1.1, 0.1, WALL)
+
+
+#: a wrong mark's ring, and the ring of marks that clash
+WRONG: Pixel = (215, 25, 25)
+CLASH: Pixel = (150, 60, 200)
+
+
+def hint_picture(hint: Hint, marked: Mapping[int, Sequence[Any]]) -> Picture:
+    """A hint drawn on the grid: the player's marks in their colours (water blue, dry grey), each wrong
+    mark ringed in red with a cross, marks that clash ringed in purple, and the next step's cells in
+    orange; titled with what the hint says."""
+    facts = hint.facts
+    spots = [(int(cell[0]), int(cell[1])) for cells in facts.cells.values() for cell in cells]
+    rows, cols = 1 + max((r for r, _ in spots), default=0), 1 + max((c for _, c in spots), default=0)
+    size = max(TITLE_SIZE, 0.06 * cols)
+    top = 2.4 * size
+    picture = Picture(cols + 1, rows + 1 + top, least_scale=LEAST_SCALE)
+    x0, y0 = 0.5, 0.5 + top
+    for literal, cells in marked.items():
+        for r, c in cells:
+            picture.rect(x0 + c, y0 + r, 1, 1, COLOURS[literal > 0, False])
+    if hint.next is not None:
+        for literal in hint.next.forced:
+            for cell in facts.cells[abs(literal)]:
+                if cell not in marked.get(literal, ()):
+                    picture.rect(x0 + cell[1], y0 + cell[0], 1, 1, COLOURS[literal > 0, True])
+    _lines(picture, facts, x0, y0, rows, cols)
+    for literals, colour in (([wrong.literal for wrong in hint.wrong], WRONG), (list(hint.clashing), CLASH)):
+        for literal in literals:
+            for r, c in marked[literal]:
+                for x, y, w, h in ((0.08, 0.08, 0.84, 0.1), (0.08, 0.82, 0.84, 0.1), (0.08, 0.08, 0.1, 0.84),
+                                   (0.82, 0.08, 0.1, 0.84)):
+                    picture.rect(x0 + c + x, y0 + r + y, w, h, colour)
+                if colour == WRONG:
+                    picture.label(x0 + c + 0.5, y0 + r + 0.5, "X", 0.55, WRONG)
+    wrong = sum(len(marked[wrong.literal]) for wrong in hint.wrong)
+    said = (f"{wrong} wrong mark{'s' * (wrong != 1)}" if hint.wrong
+            else "marks that clash" if hint.clashing
+            else "next: " + " + ".join(facts.facts[i].short or facts.facts[i].label for i in hint.next.facts)
+            if hint.next is not None and hint.next.facts
+            else "next: cells that fill with a marked one" if hint.next is not None
+            else "solved" if hint.solved else "no step from these marks")
+    for line, text in enumerate(_wrapped(said, int(cols / (CHARACTER_WIDTH * size)))):
+        picture.label(0.5, 0.5 + 0.6 * size + 1.1 * size * line, text, size, start=True)
+    upcoming = hint.next.forced if hint.next is not None else ()
+    key: list[tuple[Pixel | None, str]] = [(COLOURS[value, False], f"marked {facts.values[value]}")
+                                           for value in (True, False) if any((lit > 0) == value for lit in marked)]
+    key += [(WRONG, "wrong mark")] if hint.wrong else []
+    key += [(CLASH, "marks that clash")] if hint.clashing else []
+    key += [(COLOURS[value, True], f"{facts.values[value]} next") for value in (True, False)
+            if any((lit > 0) == value for lit in upcoming)]
+    picture.legend(key, size)
     return picture
 
 

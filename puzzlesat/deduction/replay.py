@@ -12,18 +12,20 @@ from pysat.solvers import Solver
 from ..core.errors import CheckFailed
 from ..proofs.certificate import Certificate, certify
 from . import Explanation
+from .hints import Hint
 
 #: the solver that replays (a proof writer, so that ``certify`` can ask it for proofs)
 REPLAY_SOLVER = "glucose4"
 
 
 def replay(explanation: Explanation, certify_steps: bool = False,
-           stop: Callable[[], bool] = lambda: False) -> tuple[int, list[Certificate]]:
+           stop: Callable[[], bool] = lambda: False, given: Sequence[int] = ()) -> tuple[int, list[Certificate]]:
     """How many steps were replayed (all of them, unless ``stop()`` said to stop before one: a time limit
     or a signal), and with ``certify_steps`` the certificates of their UNSAT answers. Raise
-    :class:`CheckFailed` naming the first step that does not force what it claims."""
+    :class:`CheckFailed` naming the first step that does not force what it claims. ``given``: cells
+    known before the first step (a player's marks)."""
     facts = explanation.facts.facts
-    known: list[int] = []
+    known: list[int] = list(given)
     certificates: list[Certificate] = []
     for number, step in enumerate(explanation.steps, 1):
         if stop():
@@ -87,3 +89,46 @@ def replay_ending(explanation: Explanation, certify_ending: bool = False) -> lis
             if not solver.solve(assumptions=[*known, *solution]):
                 raise CheckFailed("explanation: a solution it gives to show it is not unique breaks a fact")
     return []
+
+
+def replay_hint(hint: Hint, certify_claims: bool = False) -> list[Certificate]:
+    """Check a hint's claims from scratch, each in a fresh solver of its own facts: a wrong mark is
+    refuted by its facts alone, clashing marks by theirs, the next step forces its cells given the marks
+    (:func:`replay`), two differing solutions are models of every fact with the marks, marks said to
+    solve hold every fact, and "no solution" as :func:`replay_ending` checks it. Raise
+    :class:`CheckFailed` naming the claim that does not hold; with ``certify_claims``, the certificates
+    of its UNSAT answers."""
+    facts = hint.facts.facts
+    certificates: list[Certificate] = []
+
+    def refuted(numbers: Sequence[int], units: Sequence[int], claim: str) -> None:
+        clauses = [list(clause) for index in numbers for clause in facts[index].clauses] + [[lit] for lit in units]
+        with Solver(name=REPLAY_SOLVER, bootstrap_with=clauses, with_proof=certify_claims) as solver:
+            if solver.solve():
+                raise CheckFailed(f"hint: {claim} is not refuted by its facts")
+            if certify_claims:
+                certificates.append(certify(clauses, solver.get_proof() or [], REPLAY_SOLVER))
+
+    for wrong in hint.wrong:
+        refuted(wrong.facts, [wrong.literal], f"the wrong mark {wrong.literal}")
+    if hint.clashing:
+        refuted(hint.clash_facts, hint.clashing, "the clash of the marks " + " ".join(map(str, hint.clashing)))
+    if hint.conflict:
+        refuted(hint.conflict, [], "'no solution'")
+    if hint.next is not None and not hint.next.facts:  # cells the marks fill: each a mark's own variable
+        if not set(hint.next.forced) <= set(hint.marks):
+            raise CheckFailed("hint: a cell said to hold a marked cell's value is not one of a mark's variable")
+    elif hint.next is not None:
+        _, proofs = replay(Explanation(hint.facts, (hint.next,), False), certify_claims, given=hint.marks)
+        certificates += proofs
+    every = [list(clause) for fact in facts for clause in fact.clauses]
+    holding = [(list(hint.marks), "the marks said to solve it")] if hint.solved else []
+    holding += [([*hint.marks, *solution], "a solution it gives to show the marks leave several")
+                for solution in hint.differing]
+    for assumed, what in holding:
+        with Solver(name=REPLAY_SOLVER, bootstrap_with=every) as solver:
+            if not solver.solve(assumptions=assumed):
+                raise CheckFailed(f"hint: {what} break a fact")
+    if hint.differing and hint.differing[0] == hint.differing[1]:
+        raise CheckFailed("hint: the two solutions it gives to show the marks leave several are the same")
+    return certificates

@@ -251,12 +251,20 @@ class _Cut(Exception):
     """The search's ``stop()`` said so: it ends with the steps it had."""
 
 
+class Stopped(Exception):
+    """A search told to stop (its ``stop()`` said so) before it had its answer."""
+
+
 class _Search:
-    def __init__(self, facts: Facts, guarded: _Guarded, stop: Callable[[], bool] = lambda: False) -> None:
+    def __init__(self, facts: Facts, guarded: _Guarded, stop: Callable[[], bool] = lambda: False,
+                 known: Sequence[int] = ()) -> None:
+        """``known``: literals over cells fixed before the search starts (a player's marks)."""
         self.facts, self.guarded, self.stop = facts, guarded, stop
-        self.known: list[int] = []
-        self.unknown = set(facts.cells)
-        self.unknown_mask = sum(guarded.bit.values())
+        self.known: list[int] = list(known)
+        self.unknown = set(facts.cells) - {abs(lit) for lit in known}
+        self.unknown_mask = sum(guarded.bit[var] for var in self.unknown)
+        if known:
+            guarded.learn(self.known)
         self.steps: list[Step] = []
         #: per fact (or pair), the cells of its scope known when it was last asked and forced nothing
         self.asked: dict[tuple[int, ...], int] = {}
@@ -289,6 +297,14 @@ class _Search:
             self.unknown_mask &= ~sum(self.guarded.bit[abs(lit)] for lit in step.forced)
             self._report()
         return Explanation(self.facts, tuple(self.steps), True)
+
+    def next_step(self) -> Step | None:
+        """The easiest step from the known cells (fewest facts first); None where no fact forces anything
+        more (the known cells leave several solutions). Raises :class:`Stopped` when told to stop."""
+        try:
+            return self._single() or self._pair() or self._core()
+        except _Cut:
+            raise Stopped from None
 
     def _report(self, searching: str = "") -> None:
         """Say the steps found and the cells known, and how far the search for the next step has come
@@ -398,5 +414,7 @@ class _Search:
         cells = sorted(self.unknown)
         one = tuple(var if var in first else -var for var in cells)
         self.guarded.solver.add_clause([-lit for lit in one])
-        second = self.guarded.model(everything, self.known) or first
+        second = self.guarded.model(everything, self.known)
+        if second is None:  # (not a falsy model: one with every cell false is a solution too)
+            second = first
         return one, tuple(var if var in second else -var for var in cells)

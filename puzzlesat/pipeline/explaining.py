@@ -92,7 +92,7 @@ class Explained:
         lines = []
         for number, step in enumerate(explanation.steps, 1):
             said = " + ".join(facts.facts[i].label for i in step.facts)
-            fixed = "; ".join(_fixed(facts, [lit for lit in step.forced if (lit > 0) == value], value)
+            fixed = "; ".join(fixed_text(facts, [lit for lit in step.forced if (lit > 0) == value], value)
                               for value in (True, False) if any((lit > 0) == value for lit in step.forced))
             lines.append(f"step {number}: {said}: {fixed}")
         difficulty = explanation.difficulty
@@ -128,7 +128,7 @@ class Explained:
                 f"{len(self.explanation.facts.cells):,} cells known")
 
 
-def _fixed(facts: Facts, literals: list[int], value: bool) -> str:
+def fixed_text(facts: Facts, literals: list[int], value: bool) -> str:
     """Cells a step fixes to one value, as a text says them: named, or counted where they are not listed."""
     if value in facts.listed:
         return f"{facts.values[value]} " + ", ".join(facts.names[abs(lit)] for lit in literals)

@@ -98,6 +98,13 @@ class Aquarium(Puzzle[AquariumInstance, AquariumSolution, AquariumOptions]):
         from .cnf import cnf_facts
         return cnf_facts(instance, options, IDPool())
 
+    def read_marks(self, instance: AquariumInstance, text: str, path: str) -> dict[Any, bool]:
+        """A grid of ``#`` (water), ``.`` (dry) and ``?`` (not marked), as ``solve --quiet`` prints a
+        solution and ``solve --forced`` the cells every solution shares."""
+        from ...formats.marks import read_grid_marks
+
+        return read_grid_marks(text, path, instance.height, instance.width, {"#": True, ".": False})
+
     def forced(self, instance: AquariumInstance, encoding: Encoding, fixed: Mapping[int, bool]) -> AquariumForced:
         """Each cell's shown variable (its region's row under the region rule, its own under physics)."""
         ids = encoding.variables.obj2id

@@ -15,7 +15,7 @@ from pysat.pb import PBEnc
 
 from ...core.encoding import Encoding
 from ...core.model import CnfModel
-from ...deduction import Fact, Facts
+from ...deduction import Count, Fact, Facts
 from .instance import AquariumInstance
 from .options import AquariumOptions
 from .physics import vessels
@@ -62,14 +62,14 @@ def cnf_facts(instance: AquariumInstance, options: AquariumOptions, pool: IDPool
         lits = [fill[region, r] for region in widths]
         facts.append(Fact(f"row {r + 1} count ({count})", PBEnc.equals(
             lits=lits, weights=list(widths.values()), bound=count, vpool=pool, encoding=pb_type).clauses,
-            f"row {r + 1}: {count}"))
+            f"row {r + 1}: {count}", Count(f"row {r + 1}", tuple(zip(lits, widths.values())), count)))
     for c, count in enumerate(instance.cols):
         if count is None:
             continue
         lits = [fill[regions[r][c], r] for r in range(instance.height)]
         facts.append(Fact(f"column {c + 1} count ({count})",
                           CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses,
-                          f"col {c + 1}: {count}"))
+                          f"col {c + 1}: {count}", Count(f"column {c + 1}", tuple((lit, 1) for lit in lits), count)))
     names = {var: " ".join(f"r{r + 1}c{c + 1}" for r, c in where) for var, where in cells.items()}
     walls = tuple((r, c, r2, c2) for (r, c), (r2, c2) in sorted(instance.wall_set))
     return Facts(facts, cells, names, ("dry", "water"), walls=walls)
@@ -94,12 +94,13 @@ def _physics_facts(instance: AquariumInstance, options: AquariumOptions, pool: I
                 widths[water[r, c]] = widths.get(water[r, c], 0) + 1
             facts.append(Fact(f"row {r + 1} count ({count})", PBEnc.equals(
                 lits=list(widths), weights=list(widths.values()), bound=count, vpool=pool, encoding=pb_type).clauses,
-                f"row {r + 1}: {count}"))
+                f"row {r + 1}: {count}", Count(f"row {r + 1}", tuple(widths.items()), count)))
     for c, count in enumerate(instance.cols):
         if count is not None:
             lits = [water[r, c] for r in range(instance.height)]
             facts.append(Fact(f"column {c + 1} count ({count})",
-                              CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses, f"col {c + 1}: {count}"))
+                              CardEnc.equals(lits, bound=count, vpool=pool, encoding=card).clauses, f"col {c + 1}: {count}",
+                              Count(f"column {c + 1}", tuple((lit, 1) for lit in lits), count)))
     members: dict[int, list[tuple[int, int]]] = {}
     for cell, var in water.items():
         members.setdefault(var, []).append(cell)
