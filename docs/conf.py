@@ -67,6 +67,8 @@ def make_pictures() -> None:
         "amphipod.svg": ["solve", "amphipod", "instances/aoc/2021-23/example.txt", "--backend", "glucose4"],
         "dice.svg": ["solve", "dice", "instances/aoc/2021-21/example.txt"],
         "explain-aquarium.svg": ["explain", "aquarium", "instances/aquarium/pa-6x6-hard-1001841.txt"],
+        "hint-aquarium.svg": ["explain", "aquarium", "instances/aquarium/pa-6x6-easy-681742.txt", "--from",
+                              "instances/aquarium/pa-6x6-easy-681742.marks"],
     }
     for name, args in runs.items():
         target = out / name

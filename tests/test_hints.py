@@ -213,3 +213,16 @@ def test_a_count_says_what_its_clauses_say():
                     (instance, fact.label, fixed)
             checked += 1
     assert checked > 300
+
+
+def test_a_puzz_link_url_and_the_physics_rule(run_cli):
+    """The same marks get the same hint from the puzzle as a URL; under the physics rule the reason is
+    physics' own fact (water flows)."""
+    marks = str(INSTANCES / "aquarium" / "pa-6x6-easy-681742.marks")
+    url = AQUARIUM.spell(puzzlesat.read("aquarium", EASY), "url")
+    code, from_url, _ = run_cli("explain", "aquarium", url, "--from", marks)
+    code2, from_file, _ = run_cli("explain", "aquarium", EASY, "--from", marks)
+    assert code == code2 == 0 and from_url == from_file
+    code, out, _ = run_cli("explain", "aquarium", EASY, "--rule", "physics", "--from", marks)
+    assert code == 0 and out == ("wrong: r2c6 is marked water, and no solution has it: water at r2c6 flows + "
+                                 "column 6 count (1)\n")

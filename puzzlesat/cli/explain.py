@@ -56,10 +56,15 @@ def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | N
     The difficulty is the number of steps and the most facts one step needs. --svg / --png draw every
     step: the cells fixed before it in blue (water, placed) and grey (dry), the cells it fixes in orange.
 
+    With --from MARKS it gives a hint from a player's marks instead: each mark no solution has, with the
+    facts that refute it; with none wrong, the next step from the marks (every claim replayed the same
+    way; --svg / --png draw the marks, the wrong ones ringed in red, the next step in orange).
+
     \b
     Example:
       puzzlesat explain aquarium instances/aquarium/pa-6x6-hard-1001841.txt --svg steps.svg
       puzzlesat explain aquarium instances/aquarium/pa-15x15-hard-1013539.txt --json --certify
+      puzzlesat explain aquarium instances/aquarium/pa-6x6-easy-681742.txt --from instances/aquarium/pa-6x6-easy-681742.marks
     """
     spec = get_puzzle(puzzle)
     check_picture_outputs(png, svg)
