@@ -270,12 +270,13 @@ def explain(puzzle: str, instance: Any, certify: bool = False, timeout: float | 
 
     :param puzzle: the puzzle's name: ``aquarium``, ``jigsaw``, ``jig``, ``amphipod``, ``dice``, ``cnf``,
         ``wcnf``, or a plug-in's (``puzzlesat solve --help`` lists them). Explanations are offered for aquarium,
-        jigsaw and jig; hints for aquarium.
+        jigsaw and jig, and so are hints.
     :param instance: what :func:`read` returned for the same puzzle (another puzzle's instance is refused).
     :param certify: also check a DRAT proof of every replayed UNSAT answer.
     :param timeout: seconds for the whole call; None: no limit.
-    :param marks: a player's marks in the solution's text format, ``?`` for a cell not marked (an
-        aquarium's ``#`` water and ``.`` dry, one line per row); None: explain from the empty grid.
+    :param marks: a player's marks in the solution's text format, ``?`` for a cell not marked, one line per
+        row (an aquarium's ``#`` water and ``.`` dry; a jig's or jigsaw's ``ID/ORIENTATION`` per cell); None:
+        explain from the empty grid.
 
     >>> grid = puzzlesat.read("aquarium", "instances/aquarium/pa-6x6-easy-681742.txt")
     >>> explained = puzzlesat.explain("aquarium", grid)

@@ -64,6 +64,29 @@ def random_marks(rng: random.Random, instance: AquariumInstance, solutions: list
     return lines
 
 
+def held_to_solutions(said: dict, marked: list, solutions: list, has, where) -> tuple[str, list]:
+    """The hint's ending, and the solutions that hold every mark, once what it says of the marks is held
+    to ``solutions`` (each listed by brute force; ``has(solution, cell)``: the solution has that cell's
+    mark): "no solution" where there is none; each wrong mark in no solution and every other mark in
+    some; each clash a set of marks no solution holds together."""
+    if not solutions:
+        assert "no_solution" in said and not said["wrong"] and said["next"] is None, where
+        return "no solution", []
+    wrong = {tuple(mark["cell"]) for mark in said["wrong"]}
+    for cell in marked:
+        assert (cell in wrong) == (not any(has(solution, cell) for solution in solutions)), (cell, where)
+    if wrong:
+        assert said["next"] is None and not said["solved"], where
+        return "wrong", []
+    holding = [solution for solution in solutions if all(has(solution, cell) for cell in marked)]
+    if said["clashing"] is not None:
+        clash = [tuple(mark["cell"]) for mark in said["clashing"]["marks"]]
+        assert not holding and not any(all(has(s, cell) for cell in clash) for s in solutions), where
+        return "clash", []
+    assert holding, where
+    return ("solved" if said["solved"] else "next" if said["next"] is not None else "stuck"), holding
+
+
 def test_hints_against_the_solutions_of_random_aquariums():
     """Every wrong mark is in no solution, and every other mark in some; each clash is a set of marks no
     solution holds together; each next step's cells hold in every solution that has the marks; marks said
@@ -80,36 +103,17 @@ def test_hints_against_the_solutions_of_random_aquariums():
         where = (case, instance, marks, said)
         marked = {(r, c): line.split()[c] for r, line in enumerate(marks) for c in range(instance.width)
                   if line.split()[c] != "?"}
-        has = lambda solution, cell: solution[cell[0]][cell[1]] == marked[cell]  # noqa: E731
-        if not solutions:
-            assert "no_solution" in said and not said["wrong"] and said["next"] is None, where
-            endings.add("no solution")
-            continue
-        wrong = {tuple(mark["cell"]) for mark in said["wrong"]}
-        for cell in marked:
-            assert (cell in wrong) == (not any(has(solution, cell) for solution in solutions)), (cell, where)
-        if wrong:
-            endings.add("wrong")
-            assert said["next"] is None and not said["solved"], where
-            continue
-        holding = [solution for solution in solutions if all(has(solution, cell) for cell in marked)]
-        if said["clashing"] is not None:
-            endings.add("clash")
-            clash = [tuple(mark["cell"]) for mark in said["clashing"]["marks"]]
-            assert not holding and not any(all(has(s, cell) for cell in clash) for s in solutions), where
-            continue
-        assert holding, where
-        if said["solved"]:
-            endings.add("solved")
+        ending, holding = held_to_solutions(said, list(marked), solutions,
+                                            lambda solution, cell: solution[cell[0]][cell[1]] == marked[cell], where)
+        endings.add(ending)
+        if ending == "solved":
             assert len(marked) == instance.height * instance.width and hinted.solution.lines() in solutions, where
-        elif said["next"] is not None:
-            endings.add("next")
+        elif ending == "next":
             for fixed in said["next"]["cells"]:
                 value = "#" if fixed["value"] == "water" else "."
                 for r, c in fixed["cells"]:
                     assert all(solution[r][c] == value for solution in holding), (fixed, where)
-        else:
-            endings.add("stuck")
+        elif ending == "stuck":
             assert len(holding) > 1 and "differing" in said, where
     assert endings == {"no solution", "wrong", "clash", "solved", "next", "stuck"}
 
@@ -177,8 +181,8 @@ def test_marks_that_do_not_fit_are_one_line(run_cli, tmp_path, marks, problem):
 def test_where_hints_are_not_offered_and_stdin_twice(run_cli, tmp_path):
     path = tmp_path / "marks"
     path.write_text("?\n")
-    code, _, err = run_cli("explain", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--from", str(path))
-    assert code == 2 and "explain --from is not offered for jig" in err
+    code, _, err = run_cli("explain", "amphipod", str(INSTANCES / "aoc" / "2021-23" / "example.txt"), "--from", str(path))
+    assert code == 2 and "explain --from is not offered for amphipod" in err, err
     code, _, err = run_cli("explain", "aquarium", "-", "--from", "-", input="x")
     assert code == 2 and "stdin (-) is given for both FILE and --from" in err
 
@@ -226,3 +230,73 @@ def test_a_puzz_link_url_and_the_physics_rule(run_cli):
     code, out, _ = run_cli("explain", "aquarium", EASY, "--rule", "physics", "--from", marks)
     assert code == 0 and out == ("wrong: r2c6 is marked water, and no solution has it: water at r2c6 flows + "
                                  "column 6 count (1)\n")
+
+
+def test_hints_against_the_layouts_of_random_jigs():
+    """On random jigs in lines and rectangles (flat inner edges, identical pieces, a side changed now and
+    then), marks copied from a layout turned any way (a layout of another class is as right as the
+    solver's), pieces placed at random, the same piece twice: each claim held to every layout brute force
+    finds, as for the aquariums; a mark names a piece's id and its turns as `solve` prints them."""
+    from puzzlesat.encoders.jig.solution import rotate
+
+    from .brute import tiling
+
+    jig = get_puzzle("jig")
+    shapes = [(1, 2), (2, 1), (1, 3), (2, 2), (1, 4), (2, 3), (3, 2)]
+    endings = set()
+    for seed in range(250):
+        rng = random.Random(seed)
+        rows, cols = rng.choice(shapes)
+        text = tiling.random_jig(rng, rows, cols)
+        instance = jig.parse(text, f"jig-{seed}")
+        sides = dict(zip(instance.ids, instance.pieces))
+        layouts = list(tiling.jig_layouts(text))
+        layout = rng.choice(layouts) if layouts else None
+        grid, marked = [], {}
+        for cell in range(rows * cols):
+            if rng.random() < 0.45:
+                grid.append("?")
+                continue
+            if layout is not None and rng.random() < 0.75:
+                piece, placed = layout[cell]
+                turns = rng.choice([t for t in range(4) if rotate(sides[piece], t) == placed])
+            else:
+                piece, turns = rng.choice(instance.ids), rng.randrange(4)
+            grid.append(f"{piece}/{turns}")
+            marked[divmod(cell, cols)] = (piece, rotate(sides[piece], turns))
+        marks = "".join(" ".join(grid[r * cols:(r + 1) * cols]) + "\n" for r in range(rows))
+        said = hint_instance(jig, instance, marks, "marks").to_json()
+        where = (seed, text, marks, said)
+        ending, holding = held_to_solutions(said, list(marked), layouts,
+                                            lambda layout, cell: layout[cell[0] * cols + cell[1]] == marked[cell], where)
+        endings.add(ending)
+        if ending == "solved":
+            assert len(marked) == rows * cols and len(holding) == 1, where
+        elif ending == "next":
+            for fixed in said["next"]["cells"]:
+                for r, c, piece, turns in fixed["cells"]:
+                    in_every = all(layout[r * cols + c] == (piece, rotate(sides[piece], turns)) for layout in holding)
+                    in_none = all(layout[r * cols + c] != (piece, rotate(sides[piece], turns)) for layout in holding)
+                    assert in_every if fixed["value"] == "placed" else in_none, (fixed, where)
+        elif ending == "stuck":
+            assert len(holding) > 1, where
+    assert endings == {"no solution", "wrong", "clash", "solved", "next", "stuck"}, endings
+
+
+def test_jigsaw_marks(run_cli, tmp_path):
+    """A jigsaw's tiles as its solution lists them (id/orientation, 0-7); the marks of the solution solve
+    it, a tile turned wrong is wrong, and a tile that is not in the puzzle is a one-line error."""
+    jigsaw = get_puzzle("jigsaw")
+    path = str(INSTANCES / "aoc" / "2020-20" / "example.txt")
+    report = puzzlesat.solve("jigsaw", puzzlesat.read("jigsaw", path))
+    layout = [f"{tile}/{orientation}" for tile, orientation in report.solution.placement]
+    marks = "".join(" ".join(layout[r * 3:(r + 1) * 3]) + "\n" for r in range(3))
+    assert hint_instance(jigsaw, puzzlesat.read("jigsaw", path), marks, "marks").hint.solved
+    first, orientation = report.solution.placement[0]
+    turned = marks.replace(f"{first}/{orientation}", f"{first}/{(orientation + 1) % 4}", 1)
+    said = hint_instance(jigsaw, puzzlesat.read("jigsaw", path), turned, "marks").to_json()
+    assert [mark["cell"] for mark in said["wrong"]] == [[0, 0]]
+    bad = tmp_path / "marks"
+    bad.write_text("9999/0 ? ?\n? ? ?\n? ? ?\n")
+    code, _, err = run_cli("explain", "jigsaw", path, "--from", str(bad))
+    assert code == 2 and err == f"puzzlesat: error: {bad}:1:1: '9999/0': 9999 is not a piece of this puzzle\n"

@@ -38,8 +38,9 @@ from .options import (
               help="Back every step's UNSAT answers with DRAT proofs, checked by puzzlesat's own checker.")
 @click.option("--from", "marks", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="MARKS",
               help="A hint from a player's marks instead: MARKS (a file, - for stdin) is the grid in the solution's "
-                   "text format with ? for a cell not marked (aquarium: # water, . dry). Says each mark no "
-                   "solution has, with the facts that refute it; with none wrong, the next step from the marks.")
+                   "text format with ? for a cell not marked (# water and . dry, or a piece's ID/ORIENTATION per "
+                   "cell). Says each mark no solution has, with the facts that refute it; with none wrong, the "
+                   "next step from the marks.")
 @timeout_option
 def command(puzzle: str, file: str, as_json: bool, svg: str | None, png: str | None, certify: bool,
             marks: str | None, timeout: Deadline) -> None:

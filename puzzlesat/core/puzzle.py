@@ -199,6 +199,19 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
         where the puzzle offers no hints (the default)."""
         return None
 
+    def hint_options(self, options: OptionsT) -> OptionsT:
+        """The options a hint reasons under (:meth:`hint_facts`, and the encoding that decodes marks that
+        solve): by default the explanation's. A puzzle that solves with one solution of each symmetry
+        class asks for every solution here: a right mark of a turned layout is right."""
+        return options
+
+    def hint_facts(self, instance: InstanceT, options: OptionsT, marks: Mapping[Any, bool]) -> Facts | None:
+        """The facts a hint from ``marks`` (:meth:`read_marks`) reasons with, under :meth:`hint_options`
+        (numbered as the ``cnf`` encoding of those options, where the marks are a solution): by default
+        :meth:`facts`. A puzzle whose facts leave out what no solution has (a tiling's pruned placements)
+        keeps the marked ones, so that facts refute them."""
+        return self.facts(instance, options)
+
     def count_variants(self, options: OptionsT) -> tuple[tuple[str, OptionsT], ...]:
         """What ``puzzlesat count`` reports: (answer label, the options of the formula counted) per
         count, made from the request's ``options``; the first one is the count ``--list`` lists."""

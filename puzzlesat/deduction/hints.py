@@ -18,7 +18,9 @@ exactly one of:
 - **solved**: every cell is marked, and the marks hold together (the caller checks them as a solution);
 - **the next step**: the easiest step from the marks (:meth:`.search._Search.next_step`, the same search
   and the same difficulty measure as ``explain``'s steps), which may rest on a mark that is right in some
-  solution but not forced: a step "from those marks";
+  solution but not forced: a step "from those marks". Steps that only rule out values a text does not
+  list (a tiling's other placements of a marked cell) are taken on the way, kept in :attr:`Hint.before`;
+  the next step is the first that fixes a listed value;
 - **stuck**: the marks leave several solutions and no fact forces anything more: two solutions that
   differ.
 
@@ -67,6 +69,9 @@ class Hint:
     #: the easiest step from the marks: its facts and the cells they force (no fact: cells whose variable
     #: a marked cell fixes)
     next: Step | None = None
+    #: the steps taken before :attr:`next`, each only ruling out values a text does not list (a tiling's
+    #: placements in the cells the marks fill): the next step is the first that fixes a listed value
+    before: tuple[Step, ...] = ()
     #: every cell is marked, and the marks hold together
     solved: bool = False
     #: the puzzle has no solution: facts that cannot hold together
@@ -78,23 +83,25 @@ class Hint:
 
 
 def find_hint(facts: Facts, marks: Sequence[int], solver: str = "cadical195",
-              stop: Callable[[], bool] = lambda: False, unmarked: Sequence[int] = ()) -> Hint:
+              stop: Callable[[], bool] = lambda: False, unmarked: Sequence[int] = (), complete: bool = False) -> Hint:
     """The hint for ``marks`` (literals over ``facts``' shown variables); ``unmarked``: those of them
-    with a cell the player left unmarked (the marks fill it); ``stop()`` is asked before each question (a
-    stopped search's hint says ``stopped``, with the wrong marks found by then)."""
+    with a cell the player left unmarked (the marks fill it); ``complete``: every square of the grid is
+    marked (a tiling's marks name its placed pieces only, the others' placements are left false); ``stop()``
+    is asked before each question (a stopped search's hint says ``stopped``, with the wrong marks found by
+    then)."""
     given = tuple(dict.fromkeys(marks))
     guarded = _Guarded(facts, solver)
     try:
-        return _Hinting(facts, guarded, given, stop, tuple(unmarked)).run()
+        return _Hinting(facts, guarded, given, stop, tuple(unmarked), complete).run()
     finally:
         guarded.close()
 
 
 class _Hinting:
     def __init__(self, facts: Facts, guarded: _Guarded, marks: tuple[int, ...], stop: Callable[[], bool],
-                 unmarked: tuple[int, ...]) -> None:
+                 unmarked: tuple[int, ...], complete: bool) -> None:
         self.facts, self.guarded, self.marks, self.stop = facts, guarded, marks, stop
-        self.unmarked = unmarked
+        self.unmarked, self.complete = unmarked, complete
         self.everything = tuple(range(len(facts.facts)))
 
     def run(self) -> Hint:
@@ -117,16 +124,20 @@ class _Hinting:
                         clash_facts=self.guarded.minimal_core(before, -last, NO_LIMIT))
         if self.unmarked:
             return Hint(facts, marks, next=Step((), self.unmarked))
-        searching = _Search(facts, self.guarded, self.stop, known=marks)
-        if not searching.unknown:
+        if self.complete:
             return Hint(facts, marks, solved=True)
+        searching = _Search(facts, self.guarded, self.stop, known=marks)
         try:
-            step = searching.next_step()
+            while searching.unknown:
+                step = searching.next_step()
+                if step is None:
+                    break
+                if any((literal > 0) in facts.listed for literal in step.forced):
+                    return Hint(facts, marks, next=step, before=tuple(searching.steps))
+                searching.take(step)  # it only rules out values a text does not list: on to one that places
         except Stopped:
             return Hint(facts, marks, stopped=True)
-        if step is None:
-            return Hint(facts, marks, differing=searching._differing())
-        return Hint(facts, marks, next=step)
+        return Hint(facts, marks, differing=searching._differing())
 
     def _look(self) -> None:
         if self.stop():

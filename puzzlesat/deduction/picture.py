@@ -115,23 +115,33 @@ def hint_picture(hint: Hint, marked: Mapping[int, Sequence[Any]]) -> Picture:
     top = 2.4 * size
     picture = Picture(cols + 1, rows + 1 + top, least_scale=LEAST_SCALE)
     x0, y0 = 0.5, 0.5 + top
+    def fill(cell: Any, literal: int, fresh: bool) -> None:
+        """A cell in its value's colour; a tiling's placed piece with its id written on it."""
+        r, c = int(cell[0]), int(cell[1])
+        picture.rect(x0 + c, y0 + r, 1, 1, COLOURS[literal > 0, fresh])
+        if len(cell) > 2 and literal > 0:
+            text = str(cell[2])
+            picture.label(x0 + c + 0.5, y0 + r + 0.5, text, min(0.45, 1.6 / max(1, len(text))), (255, 255, 255))
+
     for literal, cells in marked.items():
-        for r, c in cells:
-            picture.rect(x0 + c, y0 + r, 1, 1, COLOURS[literal > 0, False])
+        for cell in cells:
+            fill(cell, literal, False)
     if hint.next is not None:
         for literal in hint.next.forced:
-            for cell in facts.cells[abs(literal)]:
-                if cell not in marked.get(literal, ()):
-                    picture.rect(x0 + cell[1], y0 + cell[0], 1, 1, COLOURS[literal > 0, True])
+            if (literal > 0) in facts.listed:  # (a tiling's placements ruled out are not drawn)
+                for cell in facts.cells[abs(literal)]:
+                    if cell not in marked.get(literal, ()):
+                        fill(cell, literal, True)
     _lines(picture, facts, x0, y0, rows, cols)
     for literals, colour in (([wrong.literal for wrong in hint.wrong], WRONG), (list(hint.clashing), CLASH)):
         for literal in literals:
-            for r, c in marked[literal]:
+            for cell in marked[literal]:
+                r, c = int(cell[0]), int(cell[1])
                 for x, y, w, h in ((0.08, 0.08, 0.84, 0.1), (0.08, 0.82, 0.84, 0.1), (0.08, 0.08, 0.1, 0.84),
                                    (0.82, 0.08, 0.1, 0.84)):
                     picture.rect(x0 + c + x, y0 + r + y, w, h, colour)
-                if colour == WRONG:
-                    picture.label(x0 + c + 0.5, y0 + r + 0.5, "X", 0.55, WRONG)
+                if colour == WRONG:  # in the corner: a piece's id stays readable
+                    picture.label(x0 + c + 0.72, y0 + r + 0.3, "X", 0.32, WRONG)
     wrong = sum(len(marked[wrong.literal]) for wrong in hint.wrong)
     said = (f"{wrong} wrong mark{'s' * (wrong != 1)}" if hint.wrong
             else "marks that clash" if hint.clashing
@@ -147,7 +157,7 @@ def hint_picture(hint: Hint, marked: Mapping[int, Sequence[Any]]) -> Picture:
     key += [(WRONG, "wrong mark")] if hint.wrong else []
     key += [(CLASH, "marks that clash")] if hint.clashing else []
     key += [(COLOURS[value, True], f"{facts.values[value]} next") for value in (True, False)
-            if any((lit > 0) == value for lit in upcoming)]
+            if value in facts.listed and any((lit > 0) == value for lit in upcoming)]
     picture.legend(key, size)
     return picture
 

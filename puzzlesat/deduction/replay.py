@@ -119,7 +119,7 @@ def replay_hint(hint: Hint, certify_claims: bool = False) -> list[Certificate]:
         if not set(hint.next.forced) <= set(hint.marks):
             raise CheckFailed("hint: a cell said to hold a marked cell's value is not one of a mark's variable")
     elif hint.next is not None:
-        _, proofs = replay(Explanation(hint.facts, (hint.next,), False), certify_claims, given=hint.marks)
+        _, proofs = replay(Explanation(hint.facts, (*hint.before, hint.next), False), certify_claims, given=hint.marks)
         certificates += proofs
     every = [list(clause) for fact in facts for clause in fact.clauses]
     holding = [(list(hint.marks), "the marks said to solve it")] if hint.solved else []

@@ -290,13 +290,17 @@ class _Search:
             step = self._single() or self._pair() or self._core()
             if step is None:
                 return Explanation(self.facts, tuple(self.steps), False, (), self._differing())
-            self.steps.append(step)
-            self.known += step.forced
-            self.guarded.learn(step.forced)
-            self.unknown -= {abs(lit) for lit in step.forced}
-            self.unknown_mask &= ~sum(self.guarded.bit[abs(lit)] for lit in step.forced)
+            self.take(step)
             self._report()
         return Explanation(self.facts, tuple(self.steps), True)
+
+    def take(self, step: Step) -> None:
+        """The step's cells are known from here on."""
+        self.steps.append(step)
+        self.known += step.forced
+        self.guarded.learn(step.forced)
+        self.unknown -= {abs(lit) for lit in step.forced}
+        self.unknown_mask &= ~sum(self.guarded.bit[abs(lit)] for lit in step.forced)
 
     def next_step(self) -> Step | None:
         """The easiest step from the known cells (fewest facts first); None where no fact forces anything

@@ -62,7 +62,9 @@ class Hinted:
             return [facts.facts[i].label for i in numbers]
 
         def cells(literal: int) -> list[dict[str, Any]]:
-            return [{"cell": list(cell), "mark": facts.values[literal > 0]} for cell in self.marked[literal]]
+            """Each cell marked so: [row, col], the mark's value, and a tiling's placement [id, orientation]."""
+            return [{"cell": list(cell[:2]), "mark": facts.values[literal > 0]}
+                    | ({"placement": list(cell[2:])} if len(cell) > 2 else {}) for cell in self.marked[literal]]
 
         out: dict[str, Any] = {
             "puzzle": self.puzzle, "marks": sum(len(cells) for cells in self.marked.values()),
@@ -72,7 +74,9 @@ class Hinted:
                           "reasons": labels(hint.clash_facts), "why": self.why(hint.clash_facts, hint.clashing)}
                          if hint.clashing else None),
             "next": ({"facts": labels(hint.next.facts), "cells": [_cells_json(facts, lit) for lit in hint.next.forced],
-                      "why": self.why(hint.next.facts, hint.marks, hint.next.forced)}
+                      "why": self.why(hint.next.facts, hint.marks, hint.next.forced),
+                      "before": [{"facts": labels(step.facts), "cells": [_cells_json(facts, lit) for lit in step.forced]}
+                                 for step in hint.before]}
                      if hint.next is not None else None),
             "solved": hint.solved, "replayed": True,
             "times": {name: round(seconds, 6) for name, seconds in self.times.items()}}
@@ -124,17 +128,20 @@ class Hinted:
         lines = []
         for wrong in hint.wrong:
             for cell in self.marked[wrong.literal]:
-                lines.append(f"wrong: {_cell_name(cell)} is marked {facts.values[wrong.literal > 0]}, and no solution "
-                             f"has it: {self.why(wrong.facts, (wrong.literal,))}")
+                lines.append(f"wrong: {self._mark(wrong.literal, cell)}, and no solution has it: "
+                             f"{self.why(wrong.facts, (wrong.literal,))}")
         if hint.clashing:
-            marks = ", ".join(f"{_cell_name(cell)} {facts.values[lit > 0]}" for lit in hint.clashing
-                              for cell in self.marked[lit])
+            marks = ", ".join(self._mark(lit, cell) for lit in hint.clashing for cell in self.marked[lit])
             why = self.why(hint.clash_facts, hint.clashing) if hint.clash_facts else "they are cells of one value"
             lines.append(f"each mark is in some solution, but these cannot all hold together: {marks}: {why}")
         if hint.next is not None and not hint.next.facts:
             lines.append("next: " + "; ".join(self._filled(lit) for lit in hint.next.forced))
         elif hint.next is not None:
-            lines.append(f"next: {self.why(hint.next.facts, hint.marks, hint.next.forced)}: "
+            ruled = sum(len(step.forced) for step in hint.before)
+            used = list(dict.fromkeys(facts.facts[i].label for step in hint.before for i in step.facts))
+            more = f" and {len(used) - 3} more facts" if len(used) > 3 else ""
+            after = (f" (after {ruled} {facts.values[False]} by {'; '.join(used[:3])}{more})" if hint.before else "")
+            lines.append(f"next{after}: {self.why(hint.next.facts, hint.marks, hint.next.forced)}: "
                          f"{_step_text(facts, hint.next.forced)}")
         if hint.solved:
             lines.append("solved: the marks are the solution (checked)")
@@ -156,6 +163,13 @@ class Hinted:
             lines.append(f"every claim certified: {len(self.certificates):,} proofs, {joined.checked:,} of "
                          f"{joined.lemmas:,} lemmas checked in {joined.seconds:.2f} s")
         return "\n".join(lines)
+
+    def _mark(self, literal: int, cell: Any) -> str:
+        """A mark as a text names it: "r3c4 is marked water", or a placement's own name ("piece 7 at r1c2
+        in orientation 1 is marked placed")."""
+        facts = self.hint.facts
+        name = _cell_name(cell) if isinstance(cell, tuple) and len(cell) == 2 else facts.names[abs(literal)]
+        return f"{name} is marked {facts.values[literal > 0]}"
 
     def _filled(self, literal: int) -> str:
         """Cells a mark fills, as a text says them: "dry r6c5 r6c6, as r6c4: r6c4 r6c5 r6c6 fill together"."""
@@ -201,9 +215,9 @@ REPLAY_SHARE = 0.1
 def hint_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, marks_text: str, marks_path: str,
                   options: Any = None, certify: bool = False, deadline: Deadline = UNLIMITED) -> Hinted:
     """Read the player's marks, find the hint, replay it, and check marks that solve the puzzle."""
-    options = options if options is not None else puzzle.options(**getattr(puzzle.task, "solving", {}))
-    facts = puzzle.facts(instance, options)
-    read = puzzle.read_marks(instance, marks_text, marks_path) if facts is not None else None
+    options = puzzle.hint_options(options if options is not None else puzzle.options(**getattr(puzzle.task, "solving", {})))
+    read = puzzle.read_marks(instance, marks_text, marks_path)
+    facts = puzzle.hint_facts(instance, options, read) if read is not None else None
     if facts is None or read is None:
         raise PuzzlesatError(f"explain --from is not offered for {puzzle.name} (it is for puzzles that read a "
                              "player's marks and state their clauses as puzzle facts)")
@@ -211,13 +225,16 @@ def hint_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, marks_text: str,
     marked: dict[int, list[Any]] = {}
     for cell, value in read.items():
         if cell not in variable:
-            raise PuzzlesatError(f"{marks_path}: {cell} is not a cell of this puzzle")
+            raise CheckFailed(f"internal: the mark {cell} names no cell of {puzzle.name}'s facts")
         marked.setdefault(variable[cell] if value else -variable[cell], []).append(cell)
+    # every grid square marked: the marks are a whole solution where they hold together
+    complete = {cell[:2] for cell in read} == {cell[:2] for cells in facts.cells.values() for cell in cells}
     times: dict[str, float] = {}
     started, start = time.monotonic(), time.perf_counter()
     searching = deadline.sooner(max(0.25, REPLAY_SHARE * (deadline.seconds or 0.0)))
     unmarked = [literal for literal in marked if len(marked[literal]) < len(facts.cells[abs(literal)])]
-    hint = find_hint(facts, list(marked), stop=lambda: bool(stop_requested()) or searching.passed(), unmarked=unmarked)
+    hint = find_hint(facts, list(marked), stop=lambda: bool(stop_requested()) or searching.passed(), unmarked=unmarked,
+                     complete=complete)
     times["hint"] = time.perf_counter() - start
     start = time.perf_counter()
     certificates = replay_hint(hint, certify)

@@ -10,7 +10,7 @@ the pruning keeps the breaking piece's first-level placements and clauses add th
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from pysat.card import CardEnc, EncType
@@ -36,13 +36,21 @@ def encode_tiling(problem: TilingProblem, break_symmetry: bool, cardinality: str
 
 
 def tiling_facts(problem: TilingProblem, break_symmetry: bool, cardinality: str, pool: IDPool,
-                 piece_names: Sequence[object] | None = None) -> Facts:
+                 piece_names: Sequence[object] | None = None, marked: Collection[tuple[int, int]] = ()) -> Facts:
     """The encoding as the puzzle's facts (the encoding is their clauses, in this order): every cell
     holds one placement, every piece is placed once, every pair of neighbouring cells fits, and the
-    symmetry breaking; a cell or piece with no placement left holds an empty clause."""
+    symmetry breaking; a cell or piece with no placement left holds an empty clause.
+
+    ``marked``: (cell, variant) placements a player marked (``explain --from``), kept in their cells'
+    domains even where the pruning removed them, so that facts refute them: the fit with the neighbours
+    (its clauses list the marked placements too), and for a side on the grid's border that may not be
+    there, a fact of its own (the pruning's border rule is not a clause)."""
     amo = getattr(EncType, cardinality)
     variants = problem.variants
-    domains = cell_domains(problem, break_symmetry)
+    domains = [list(domain) for domain in cell_domains(problem, break_symmetry)]
+    for cell, kept in marked:
+        if kept not in domains[cell]:
+            domains[cell].append(kept)
     names = list(piece_names) if piece_names is not None else list(range(problem.num_pieces))
     cells = problem.rows * problem.cols
     var = [{i: pool.id(("place", cell // problem.cols, cell % problem.cols, variants[i].piece,
@@ -79,6 +87,7 @@ def tiling_facts(problem: TilingProblem, break_symmetry: bool, cardinality: str,
                 edge.append([-v] + [w for w, piece in facing.get(variant.keys[side], ()) if piece != variant.piece])
     facts += [Fact(f"{_cell_name(problem, a)} and {_cell_name(problem, b)} fit", clauses,
                    f"{_cell_name(problem, a)}|{_cell_name(problem, b)}") for (a, b), clauses in edges.items()]
+    facts += _border_facts(problem, var, marked)
     if break_symmetry:
         facts.append(Fact("symmetry: one solution of each class under the grid's turns", _breaking_clauses(problem, var),
                           "symmetry"))
@@ -87,6 +96,24 @@ def tiling_facts(problem: TilingProblem, break_symmetry: bool, cardinality: str,
     return Facts(facts, {v: (where,) for v, where in placed.items()},
                  {v: f"piece {p} at r{r + 1}c{c + 1} in orientation {o}" for v, (r, c, p, o) in placed.items()},
                  ("ruled out", "placed"), listed=(True,))
+
+
+#: a side's name, by its index (TOP, RIGHT, BOTTOM, LEFT)
+SIDE_NAMES = ("top", "right", "bottom", "left")
+
+
+def _border_facts(problem: TilingProblem, var: list[dict[int, int]], marked: Collection[tuple[int, int]]) -> list[Fact]:
+    """For each marked placement with a side on the grid's border that the border does not allow (a
+    jig's tab where the edge is flat), the fact that rules it out."""
+    facts = []
+    for cell, variant in sorted(set(marked)):
+        inside = {side for side, _ in problem.neighbours(cell)}
+        for side in range(4):
+            if side not in inside and not problem.variants[variant].outer_ok[side]:
+                name = _cell_name(problem, cell)
+                facts.append(Fact(f"{name}'s {SIDE_NAMES[side]} side is the grid's edge", [[-var[cell][variant]]],
+                                  f"{name} {SIDE_NAMES[side]} edge"))
+    return facts
 
 
 def _cell_name(problem: TilingProblem, cell: int) -> str:

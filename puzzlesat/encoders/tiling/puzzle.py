@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Hashable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ...core.declared import Option
 from ...core.encoding import Encoding
@@ -71,6 +71,44 @@ class TilingPuzzle(Puzzle[TilingInstanceT, TilingSolutionT, TilingOptions]):
     @abstractmethod
     def solution_from(self, instance: TilingInstanceT, placed: list[tuple[int, int]]) -> TilingSolutionT:
         """The solution for (piece index, orientation) per cell, row-major."""
+
+    def read_marks(self, instance: TilingInstanceT, text: str, path: str) -> dict[Any, bool]:
+        """A grid of ``ID/ORIENTATION`` tokens (the piece placed in the cell, turned as the solution
+        lists it) and ``?``; each mark is the placement (row, col, id, orientation), the orientation the
+        first of those that look alike (as the facts name placements)."""
+        from ...formats.marks import read_placement_marks
+
+        problem = self.tiling_problem(instance)
+        ids = list(self.piece_ids(instance))
+        orientations = 1 + max((orientation for _, orientation in problem.variant_index), default=-1)
+
+        def placed(piece_id: int, orientation: int) -> tuple[int, int] | str:
+            if piece_id not in ids:
+                return f"{piece_id} is not a piece of this puzzle"
+            index = problem.variant_index.get((ids.index(piece_id), orientation))
+            if index is None:
+                return f"orientations go from 0 to {orientations - 1}"
+            variant = problem.variants[index]
+            return piece_id, variant.orientation
+
+        marks = read_placement_marks(text, path, problem.rows, problem.cols, placed)
+        return {(r, c, piece_id, orientation): True for (r, c), (piece_id, orientation) in marks.items()}
+
+    def hint_options(self, options: TilingOptions) -> TilingOptions:
+        """Every layout (no symmetry broken): a right mark of a turned layout is right."""
+        return replace(options, break_symmetry=False)
+
+    def hint_facts(self, instance: TilingInstanceT, options: TilingOptions, marks: Mapping[Any, bool]) -> Facts:
+        """The facts of :meth:`hint_options`, with each marked placement kept where the pruning removed it,
+        so that facts refute it (:func:`.cnf.tiling_facts`); a solution's placements are never removed, so
+        where the marks are a solution the facts are numbered as the ``cnf`` encoding."""
+        from pysat.formula import IDPool
+
+        problem = self.tiling_problem(instance)
+        ids = list(self.piece_ids(instance))
+        marked = [(r * problem.cols + c, problem.variant_index[ids.index(piece_id), orientation])
+                  for (r, c, piece_id, orientation) in marks]
+        return tiling_facts(problem, bool(options.break_symmetry), options.cardinality, IDPool(), ids, marked)
 
     def forced(self, instance: TilingInstanceT, encoding: Encoding, fixed: Mapping[int, bool]) -> TilingForced:
         """The placements every layout that ``solve`` keeps shares (:mod:`.forced`)."""
