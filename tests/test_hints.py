@@ -128,7 +128,7 @@ WRONG = "# . # # # #\n" + "? ? ? ? ? ?\n" * 4 + "# # # # # #\n"
 
 def test_a_planted_fault_in_a_hint_fails_its_replay():
     hint = hinted_easy(WRONG).hint
-    assert replay_hint(hint) == []
+    assert replay_hint(hint) == (hint, [])
     first = hint.wrong[0]
     with pytest.raises(CheckFailed, match="the wrong mark"):  # a right mark called wrong
         replay_hint(replace(hint, wrong=(WrongMark(-first.literal, first.facts),)))
@@ -300,3 +300,22 @@ def test_jigsaw_marks(run_cli, tmp_path):
     bad.write_text("9999/0 ? ?\n? ? ?\n? ? ?\n")
     code, _, err = run_cli("explain", "jigsaw", path, "--from", str(bad))
     assert code == 2 and err == f"puzzlesat: error: {bad}:1:1: '9999/0': 9999 is not a piece of this puzzle\n"
+
+
+def test_a_hint_stopped_by_its_limit_keeps_the_wrong_marks_it_had_replayed():
+    """A 30x30 grid with a third of its marks wrong, under a limit of 0.3 s: the hint ends stopped, and
+    each wrong mark it kept is wrong (the puzzle is unique: it differs from the solution) and was
+    replayed; the text says how far it came."""
+    from puzzlesat.encoders.aquarium.generate import generate
+
+    instance = AQUARIUM.parse(generate(30, 3), "a30")
+    solution = puzzlesat.solve("aquarium", instance).solution.lines()
+    rng = random.Random(1)
+    marks = "".join(" ".join(rng.choice("#.?") for _ in range(30)) + "\n" for _ in range(30))
+    hinted = puzzlesat.explain("aquarium", instance, marks=marks, timeout=0.3)
+    assert hinted.stopped is not None and hinted.stopped.by == "time limit"
+    for mark in hinted.to_json()["wrong"]:
+        r, c = mark["cell"]
+        assert solution[r][c] != ("#" if mark["mark"] == "water" else ".")
+    assert hinted.render().splitlines()[-1].startswith("stopped by the time limit after ")
+    assert "wrong marks found" in hinted.progress() or hinted.progress() == "no wrong mark found yet"

@@ -109,8 +109,6 @@ def hint(spec: Puzzle[Any, Any, Any], instance: Any, marks: str, as_json: bool, 
     else:
         click.echo(hinted.render())
     if hinted.stopped is not None:
-        found = len(hinted.hint.wrong)
-        raise EndedEarly(f"{hinted.stopped.message}; by then: {found} wrong mark{'s' * (found != 1)} found",
-                         hinted.stopped.exit_code)
+        raise EndedEarly(f"{hinted.stopped.message}; by then: {hinted.progress()}", hinted.stopped.exit_code)
     if hinted.hint.conflict or hinted.hint.differing:
         raise SystemExit(1)

@@ -6,9 +6,9 @@ exactly one of:
 
 - **no solution**: the puzzle itself has none (a minimal set of facts that cannot hold together);
 - **wrong marks**: each mark that no solution has, with a set of facts that refutes it from the empty
-  grid (the other marks may be wrong too, so none is assumed), fewest facts first as in
-  :mod:`.search`: one fact, then two that share the mark's cell, else the solver's core shrunk to a
-  minimal set. A mark some solution has is never reported, so on a puzzle with several solutions a mark
+  grid (the other marks may be wrong too, so none is assumed), few facts first: one fact of the mark's
+  cell, else the solver's core shrunk to a minimal set, or two facts of the mark's cell where they do
+  and the core needs more. A mark some solution has is never reported, so on a puzzle with several solutions a mark
   is wrong only when every solution disagrees with it;
 - **clashing marks**: no mark is wrong alone, yet they cannot all hold together (each is in some
   solution, never all in one): a minimal set of them, and the facts that refute them together;
@@ -31,9 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from pysat.solvers import Solver
 
 from . import Facts, Step
-from .search import CORE_CONFLICTS, Stopped, _Guarded, _Search
+from .numbering import Numbering
+from .search import CORE_CONFLICTS, QUESTION_SOLVER, Stopped, _Guarded, _Search
 
 #: the conflicts a refutation of a mark by all the facts may take before it is asked again with eight
 #: times as many (a mark is judged exactly: the budget only orders the work)
@@ -62,6 +67,8 @@ class Hint:
     marks: tuple[int, ...]
     #: the marks no solution has, each with its refutation
     wrong: tuple[WrongMark, ...] = ()
+    #: marks found wrong whose refutation the search was stopped before finding (by all the facts, then)
+    unexplained: tuple[int, ...] = ()
     #: no mark is wrong, yet these (a minimal set of them) cannot hold together ...
     clashing: tuple[int, ...] = ()
     #: ... by these facts (none: the marks give one variable both values)
@@ -91,9 +98,11 @@ def find_hint(facts: Facts, marks: Sequence[int], solver: str = "cadical195",
     then)."""
     given = tuple(dict.fromkeys(marks))
     guarded = _Guarded(facts, solver)
+    hinting = _Hinting(facts, guarded, given, stop, tuple(unmarked), complete)
     try:
-        return _Hinting(facts, guarded, given, stop, tuple(unmarked), complete).run()
+        return hinting.run()
     finally:
+        hinting.close()
         guarded.close()
 
 
@@ -103,6 +112,12 @@ class _Hinting:
         self.facts, self.guarded, self.marks, self.stop = facts, guarded, marks, stop
         self.unmarked, self.complete = unmarked, complete
         self.everything = tuple(range(len(facts.facts)))
+        #: small solvers of one or two facts' clauses, kept across marks (:meth:`_refutes`)
+        self._small: dict[tuple[int, ...], tuple[Numbering, Any]] = {}
+
+    def close(self) -> None:
+        for _, small in self._small.values():
+            small.delete()
 
     def run(self) -> Hint:
         facts, marks = self.facts, self.marks
@@ -110,10 +125,14 @@ class _Hinting:
             return Hint(facts, marks, conflict=_Search(facts, self.guarded, self.stop)._contradiction())
         wrong: list[WrongMark] = []
         try:
-            for literal in self._refuted_marks():
+            refuted = self._refuted_marks()
+        except Stopped:
+            return Hint(facts, marks, stopped=True)
+        try:
+            for literal in refuted:
                 wrong.append(WrongMark(literal, self._refutation(literal)))
         except Stopped:
-            return Hint(facts, marks, tuple(wrong), stopped=True)
+            return Hint(facts, marks, tuple(wrong), unexplained=tuple(refuted[len(wrong):]), stopped=True)
         if wrong:
             return Hint(facts, marks, tuple(wrong))
         if self.guarded.model(self.everything, marks) is None:
@@ -171,18 +190,33 @@ class _Hinting:
         return [literal for literal in self.marks if literal in refuted]
 
     def _refutation(self, literal: int) -> tuple[int, ...]:
-        """The fewest facts found that refute ``literal`` alone: one, then two that share its cell, else
-        a minimal core of all of them."""
-        guarded, var = self.guarded, abs(literal)
-        bit = guarded.bit[var]
+        """Few facts that refute ``literal`` alone: one fact of its cell where one does; else the solver's
+        core shrunk to a minimal set, or where that needs more than two facts, two facts of its cell where
+        two do (an aquarium's "water at r2c6 flows + column 6 count (1)", where the core had seven)."""
+        guarded = self.guarded
+        bit = guarded.bit[abs(literal)]
         around = [number for number in self.everything if guarded.alone.scope_mask[number] & bit]
-        for chosen in [(number,) for number in around] + [(a, b) for a in around for b in self.everything
-                                                          if a < b and guarded.variables[a] & guarded.variables[b]]:
-            self._look()
-            if -literal in (guarded.forced(chosen, [], bit) or ()):
-                return chosen
+        single = next(((number,) for number in around if self._refutes((number,), literal)), None)
+        if single is not None:
+            return single
         guarded.forces([], -literal, NO_LIMIT)  # the core the shrinking starts from
-        return guarded.minimal_core([], -literal, NO_LIMIT, self._look)
+        core = guarded.minimal_core([], -literal, MARK_CONFLICTS, self._look)
+        if len(core) <= 2:
+            return core
+        return next((pair for pair in combinations(around, 2) if self._refutes(pair, literal)), core)
+
+    def _refutes(self, chosen: tuple[int, ...], literal: int) -> bool:
+        """Whether the chosen facts alone refute ``literal``: asked of a small solver of their clauses,
+        kept for the next mark they are asked of (the marks of one row ask its count again and again;
+        a solver built for each question was most of a 30x30 grid's 12 s)."""
+        self._look()
+        guarded = self.guarded
+        if chosen not in self._small:
+            local = Numbering(set().union(*(guarded.variables[i] for i in chosen)))
+            self._small[chosen] = (local, Solver(name=QUESTION_SOLVER, bootstrap_with=local.clauses(
+                clause for i in chosen for clause in guarded.clauses[i])))
+        local, small = self._small[chosen]
+        return literal in local and not small.solve(assumptions=[local(literal)])
 
     def _clashing(self) -> tuple[int, ...]:
         """A minimal set of the marks that cannot hold together, by deletion."""

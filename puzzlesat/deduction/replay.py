@@ -6,6 +6,8 @@ clauses), and each DRAT proof is verified by puzzlesat's own checker."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 from pysat.solvers import Solver
 
@@ -91,26 +93,40 @@ def replay_ending(explanation: Explanation, certify_ending: bool = False) -> lis
     return []
 
 
-def replay_hint(hint: Hint, certify_claims: bool = False) -> list[Certificate]:
+def replay_hint(hint: Hint, certify_claims: bool = False,
+                stop: Callable[[], bool] = lambda: False) -> tuple[Hint, list[Certificate]]:
     """Check a hint's claims from scratch, each in a fresh solver of its own facts: a wrong mark is
     refuted by its facts alone, clashing marks by theirs, the next step forces its cells given the marks
     (:func:`replay`), two differing solutions are models of every fact with the marks, marks said to
     solve hold every fact, and "no solution" as :func:`replay_ending` checks it. Raise
     :class:`CheckFailed` naming the claim that does not hold; with ``certify_claims``, the certificates
-    of its UNSAT answers."""
+    of its UNSAT answers. Returns the hint as replayed: where ``stop()`` says to stop (a time limit, a
+    signal) before a wrong mark, the wrong marks replayed by then, ``stopped``."""
     facts = hint.facts.facts
     certificates: list[Certificate] = []
 
-    def refuted(numbers: Sequence[int], units: Sequence[int], claim: str) -> None:
+    def refuted(numbers: Sequence[int], units: Sequence[int], claim: str, solver: Any = None) -> None:
+        if solver is not None and not certify_claims:  # one solver of every fact, asked under assumptions
+            if solver.solve(assumptions=list(units)):
+                raise CheckFailed(f"hint: {claim} is not refuted by its facts")
+            return
         clauses = [list(clause) for index in numbers for clause in facts[index].clauses] + [[lit] for lit in units]
-        with Solver(name=REPLAY_SOLVER, bootstrap_with=clauses, with_proof=certify_claims) as solver:
-            if solver.solve():
+        with Solver(name=REPLAY_SOLVER, bootstrap_with=clauses, with_proof=certify_claims) as fresh:
+            if fresh.solve():
                 raise CheckFailed(f"hint: {claim} is not refuted by its facts")
             if certify_claims:
-                certificates.append(certify(clauses, solver.get_proof() or [], REPLAY_SOLVER))
+                certificates.append(certify(clauses, fresh.get_proof() or [], REPLAY_SOLVER))
 
-    for wrong in hint.wrong:
+    every = [list(clause) for fact in facts for clause in fact.clauses]
+    for number, wrong in enumerate(hint.wrong):
+        if stop():
+            return replace(hint, wrong=hint.wrong[:number], unexplained=(), stopped=True), certificates
         refuted(wrong.facts, [wrong.literal], f"the wrong mark {wrong.literal}")
+    with Solver(name=REPLAY_SOLVER, bootstrap_with=every) as whole:
+        for number, literal in enumerate(hint.unexplained):  # (stopped before its few facts were found: all)
+            if stop():
+                return replace(hint, unexplained=hint.unexplained[:number], stopped=True), certificates
+            refuted(range(len(facts)), [literal], f"the wrong mark {literal}", whole)
     if hint.clashing:
         refuted(hint.clash_facts, hint.clashing, "the clash of the marks " + " ".join(map(str, hint.clashing)))
     if hint.conflict:
@@ -121,7 +137,6 @@ def replay_hint(hint: Hint, certify_claims: bool = False) -> list[Certificate]:
     elif hint.next is not None:
         _, proofs = replay(Explanation(hint.facts, (*hint.before, hint.next), False), certify_claims, given=hint.marks)
         certificates += proofs
-    every = [list(clause) for fact in facts for clause in fact.clauses]
     holding = [(list(hint.marks), "the marks said to solve it")] if hint.solved else []
     holding += [([*hint.marks, *solution], "a solution it gives to show the marks leave several")
                 for solution in hint.differing]
@@ -131,4 +146,4 @@ def replay_hint(hint: Hint, certify_claims: bool = False) -> list[Certificate]:
                 raise CheckFailed(f"hint: {what} break a fact")
     if hint.differing and hint.differing[0] == hint.differing[1]:
         raise CheckFailed("hint: the two solutions it gives to show the marks leave several are the same")
-    return certificates
+    return hint, certificates

@@ -80,6 +80,8 @@ class Hinted:
                      if hint.next is not None else None),
             "solved": hint.solved, "replayed": True,
             "times": {name: round(seconds, 6) for name, seconds in self.times.items()}}
+        if hint.unexplained:
+            out["unexplained"] = [mark for literal in hint.unexplained for mark in cells(literal)]
         if hint.conflict:
             out["no_solution"] = labels(hint.conflict)
         if hint.differing:
@@ -130,6 +132,10 @@ class Hinted:
             for cell in self.marked[wrong.literal]:
                 lines.append(f"wrong: {self._mark(wrong.literal, cell)}, and no solution has it: "
                              f"{self.why(wrong.facts, (wrong.literal,))}")
+        for literal in hint.unexplained:
+            for cell in self.marked[literal]:
+                lines.append(f"wrong: {self._mark(literal, cell)}, and no solution has it (stopped before its "
+                             "reason was found)")
         if hint.clashing:
             marks = ", ".join(self._mark(lit, cell) for lit in hint.clashing for cell in self.marked[lit])
             why = self.why(hint.clash_facts, hint.clashing) if hint.clash_facts else "they are cells of one value"
@@ -154,8 +160,7 @@ class Hinted:
             lines.append(f"the marks leave several solutions, and no fact forces anything more; two differ at "
                          f"{', '.join(differ[:8])}{' ...' if len(differ) > 8 else ''}")
         if self.stopped is not None:
-            found = f"{len(hint.wrong)} wrong mark{'s' * (len(hint.wrong) != 1)} found" if hint.wrong else "nothing found"
-            lines.append(f"{self.stopped.said()}: {found} yet")
+            lines.append(f"{self.stopped.said()}: {self.progress()}")
         elif not hint.wrong and not hint.clashing and not hint.conflict:
             lines.insert(0, "no wrong mark")
         joined = Certificate.joined(self.certificates)
@@ -163,6 +168,15 @@ class Hinted:
             lines.append(f"every claim certified: {len(self.certificates):,} proofs, {joined.checked:,} of "
                          f"{joined.lemmas:,} lemmas checked in {joined.seconds:.2f} s")
         return "\n".join(lines)
+
+    def progress(self) -> str:
+        """How far a stopped hint came: "12 wrong marks found, 9 of them with their reasons"."""
+        hint = self.hint
+        found = sum(len(self.marked[lit]) for lit in (*(wrong.literal for wrong in hint.wrong), *hint.unexplained))
+        explained = sum(len(self.marked[wrong.literal]) for wrong in hint.wrong)
+        if not found:
+            return "no wrong mark found yet"
+        return f"{found:,} wrong mark{'s' * (found != 1)} found, {explained:,} of them with their reasons"
 
     def _mark(self, literal: int, cell: Any) -> str:
         """A mark as a text names it: "r3c4 is marked water", or a placement's own name ("piece 7 at r1c2
@@ -237,7 +251,7 @@ def hint_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, marks_text: str,
                      complete=complete)
     times["hint"] = time.perf_counter() - start
     start = time.perf_counter()
-    certificates = replay_hint(hint, certify)
+    hint, certificates = replay_hint(hint, certify, stop=lambda: bool(stop_requested()) or deadline.passed())
     times["replay"] = time.perf_counter() - start
     cells = {literal: tuple(found) for literal, found in marked.items()}
     if hint.stopped:
