@@ -356,3 +356,19 @@ def test_a_second_solution_with_every_cell_dry_is_a_second_solution():
         explanation = explain_instance(AQUARIUM, instance).explanation
         first, second = explanation.differing
         assert {first, second} == {(1,), (-1,)}
+
+
+def test_an_explanation_stopped_by_a_signal_keeps_the_steps_it_found(monkeypatch):
+    """The search stops at a signal's request, and its replay went on only while no signal had asked to
+    stop: an explanation stopped by SIGINT after 140 steps printed "no step found yet" (under --timeout
+    it printed them). The replay now has SIGNAL_REPLAY more: the steps found are kept, replayed."""
+    import signal
+
+    from puzzlesat.pipeline import explaining, stop
+
+    asked = iter(range(10_000))
+    monkeypatch.setattr(explaining, "stop_requested", lambda: signal.SIGINT if next(asked) > 40 else 0)
+    monkeypatch.setattr(stop, "stop_requested", lambda: signal.SIGINT)
+    result = explain_instance(AQUARIUM, load(AQUARIUM, str(INSTANCES / "aquarium" / "pa-6x6-hard-1001841.txt")))
+    assert result.stopped is not None and result.stopped.by == "SIGINT"
+    assert 0 < len(result.explanation.steps) < 18

@@ -319,3 +319,18 @@ def test_a_hint_stopped_by_its_limit_keeps_the_wrong_marks_it_had_replayed():
         assert solution[r][c] != ("#" if mark["mark"] == "water" else ".")
     assert hinted.render().splitlines()[-1].startswith("stopped by the time limit after ")
     assert "wrong marks found" in hinted.progress() or hinted.progress() == "no wrong mark found yet"
+
+
+def test_a_hint_stopped_by_a_signal_keeps_the_wrong_marks_it_found(monkeypatch):
+    """As an explanation: the replay of the wrong marks found goes on briefly after the signal."""
+    import signal
+
+    from puzzlesat.pipeline import hinting, stop
+
+    asked = iter(range(10_000))
+    monkeypatch.setattr(hinting, "stop_requested", lambda: signal.SIGTERM if next(asked) > 3 else 0)
+    monkeypatch.setattr(stop, "stop_requested", lambda: signal.SIGTERM)
+    marks = "# # ? ? ? ?\n" + "? ? ? ? ? ?\n" * 4 + "# # # # # #\n"
+    hinted = hinted_easy(marks)
+    assert hinted.stopped is not None and hinted.stopped.by == "SIGTERM"
+    assert hinted.to_json()["wrong"] or hinted.to_json().get("unexplained"), hinted.to_json()

@@ -16,7 +16,7 @@ from ..deduction.replay import replay, replay_ending
 from ..deduction.search import explain
 from ..proofs.certificate import Certificate
 from .report import html_table, solution_warnings
-from .stop import Stop
+from .stop import Stop, replay_stop
 
 
 @dataclass
@@ -156,7 +156,7 @@ def explain_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, options: Any 
     explanation = explain(facts, stop=lambda: bool(stop_requested()) or searching.passed())
     times["explain"] = time.perf_counter() - start
     start = time.perf_counter()
-    replayed, certificates = replay(explanation, certify, stop=lambda: bool(stop_requested()) or deadline.passed())
+    replayed, certificates = replay(explanation, certify, stop=replay_stop(deadline))
     if replayed < len(explanation.steps):  # stopped in the replay: the steps replayed are the explanation
         explanation = Explanation(explanation.facts, explanation.steps[:replayed], False, stopped=True)
     certificates += replay_ending(explanation, certify)

@@ -19,7 +19,7 @@ from ..deduction.replay import replay_hint
 from ..proofs.certificate import Certificate
 from .explaining import fixed_text
 from .report import html_table
-from .stop import Stop
+from .stop import Stop, replay_stop
 
 
 @dataclass
@@ -251,7 +251,7 @@ def hint_instance(puzzle: Puzzle[Any, Any, Any], instance: Any, marks_text: str,
                      complete=complete)
     times["hint"] = time.perf_counter() - start
     start = time.perf_counter()
-    hint, certificates = replay_hint(hint, certify, stop=lambda: bool(stop_requested()) or deadline.passed())
+    hint, certificates = replay_hint(hint, certify, stop=replay_stop(deadline))
     times["replay"] = time.perf_counter() - start
     cells = {literal: tuple(found) for literal, found in marked.items()}
     if hint.stopped:

@@ -8,11 +8,14 @@ command line prints it and ends with the stop's exit code and one line (``EndedE
 """
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import Interrupted, OutOfMemory, PuzzlesatError, SolverTimeout
-from ..core.reporting import limit_reached
+from ..core.reporting import limit_reached, stop_requested
+from ..core.timing import Deadline
 
 
 @dataclass(frozen=True)
@@ -54,3 +57,25 @@ class Stop:
 
 #: what stops a piece of work early, leaving what it had found to be reported (:class:`Stop`)
 STOPPING = (SolverTimeout, Interrupted, OutOfMemory)
+
+
+#: how long the replay of what a search had found may go on once a signal has asked the command to stop:
+#: half the time the supervisor then waits for the work to end by itself (its ``STOP_GRACE``, 1 s)
+SIGNAL_REPLAY = 0.5
+
+
+def replay_stop(deadline: Deadline) -> Callable[[], bool]:
+    """When a replay of what a search found must stop: at the command's deadline, or :data:`SIGNAL_REPLAY`
+    after a signal asked to stop. The search itself stops at the signal; stopping its replay there too
+    kept none of it (an explanation stopped by SIGINT after 140 steps printed "no step found yet")."""
+    signalled: list[float] = []
+
+    def stop() -> bool:
+        if deadline.passed():
+            return True
+        if not stop_requested():
+            return False
+        if not signalled:
+            signalled.append(time.monotonic())
+        return time.monotonic() - signalled[0] > SIGNAL_REPLAY
+    return stop
