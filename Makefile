@@ -43,13 +43,14 @@ demo: $(BIN)/puzzlesat
 	$(BIN)/puzzlesat crosscheck dice instances/aoc/2021-21/example.txt --target 6 --sides 2
 
 # the third-party tools the round-trip tests run on our exports (tests/test_round_trip.py)
-TOOLS := cadical picosat minisat cryptominisat5 cvc5 z3
+TOOLS := cadical picosat minisat cryptominisat5 cvc5 z3 chromium chromedriver
 solvers:
 	@for t in $(TOOLS); do command -v $$t >/dev/null || missing=1; done; \
 	[ -z "$$missing" ] || { \
-	  echo "make solvers: installing Debian's cadical picosat minisat cryptominisat cvc5 z3 (apt-get, as root):"; \
-	  echo "  the round-trip tests run them on our exports; 'pytest -m \"not outside\"' runs the rest without them"; \
-	  apt-get update -qq && apt-get install -y -qq cadical picosat minisat cryptominisat cvc5 z3; }
+	  echo "make solvers: installing Debian's cadical picosat minisat cryptominisat cvc5 z3 chromium (apt-get, as root):"; \
+	  echo "  the round-trip tests run them on our exports, the browser tests drive chromium;"; \
+	  echo "  'pytest -m \"not outside\"' runs the rest without them"; \
+	  apt-get update -qq && apt-get install -y -qq cadical picosat minisat cryptominisat cvc5 z3 chromium chromium-driver; }
 
 test: $(VENV)/test-installed solvers
 	$(BIN)/ruff check puzzlesat tests bench examples

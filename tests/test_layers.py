@@ -1,5 +1,5 @@
 """The package's layers, checked: core <- processes <- formats <- proofs <- deduction <- backends <- pipeline <- encoders <-
-cli. A module imports only from its own layer or lower ones (imports for type checking alone excepted), and neither the
+web <- cli. A module imports only from its own layer or lower ones (imports for type checking alone excepted), and neither the
 backends nor the pipeline package has an import cycle (the pipeline's counting imports for type checking
 too), so that each layer can be read, tested and replaced on its own."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlesat"
-LAYERS = ["core", "processes", "formats", "proofs", "deduction", "backends", "pipeline", "encoders", "cli"]
+LAYERS = ["core", "processes", "formats", "proofs", "deduction", "backends", "pipeline", "encoders", "web", "cli"]
 
 
 def layer(module: str) -> int:

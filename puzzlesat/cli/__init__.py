@@ -84,5 +84,6 @@ COMMANDS = {
     "explain": ("explain", "Explain FILE's solution step by step, in puzzle terms, each step checked."),
     "export": ("export", "Write the encoding of FILE for an external solver, with a variable map."),
     "generate": ("generate", "Generate puzzle instances."),
+    "serve": ("serve_cmd", "Serve puzzlesat in a browser on this machine: solve, check and hint from a page."),
     "solve": ("solve", "Solve FILE, check the solution independently, and prove it unique where it should be."),
 }

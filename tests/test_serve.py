@@ -1,0 +1,86 @@
+"""``puzzlesat serve`` (issue 73, begun): the JSON API, driven through Starlette's test client (no
+browser yet). Every answer is the command line's own: the same report, the same one-line errors."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from starlette.testclient import TestClient
+
+import puzzlesat
+from puzzlesat.encoders import get_puzzle
+from puzzlesat.web.app import MAX_BODY, create_app
+from puzzlesat.web.jobs import Jobs
+
+from .conftest import INSTANCES
+
+EASY = INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt"
+
+
+@pytest.fixture()
+def client():
+    return TestClient(create_app(Jobs(2, 30, "2G")))
+
+
+def test_solve_answers_as_the_command_line_does(client, run_cli):
+    """The report of `solve --json` (a task string and a puzz.link URL alike), with the picture."""
+    text = EASY.read_text()
+    answer = client.post("/api/solve", json={"puzzle": "aquarium", "text": text}).json()
+    code, out, _ = run_cli("solve", "aquarium", str(EASY), "--json")
+    cli = json.loads(out)
+    assert (answer["status"], answer["answers"], answer["checked"]) == (cli["status"], cli["answers"], cli["checked"])
+    assert answer["svg"].startswith("<svg") and answer["exit_code"] == 0
+    url = get_puzzle("aquarium").spell(puzzlesat.read("aquarium", str(EASY)), "url")
+    by_url = client.post("/api/solve", json={"puzzle": "aquarium", "text": url, "backend": "z3"}).json()
+    assert by_url["answers"] == cli["answers"] and by_url["backend"] == "z3"
+
+
+def test_a_hint_from_marks(client):
+    marks = (INSTANCES / "aquarium" / "pa-6x6-easy-681742.marks").read_text()
+    answer = client.post("/api/hint", json={"puzzle": "aquarium", "text": EASY.read_text(), "marks": marks}).json()
+    assert [mark["cell"] for mark in answer["wrong"]] == [[1, 5]] and answer["svg"].startswith("<svg")
+
+
+@pytest.mark.parametrize("body, status, said", [
+    ({"puzzle": "aquarium", "text": "1_2;3"}, 400, "-:1: row 0 count 2 exceeds the grid size 1"),
+    ({"puzzle": "nope", "text": "x"}, 400, "unknown puzzle 'nope'"),
+    ({"puzzle": "aquarium"}, 400, "'text' is missing"),
+    ({"puzzle": "aquarium", "text": "x", "backend": "external:rm"}, 400, "is not one this server offers"),
+    ({"puzzle": "aquarium", "text": "x", "timeout": -1}, 400, "'timeout' is a number of seconds above 0"),
+    ([1, 2], 400, "the request is not a JSON object"),
+])
+def test_bad_requests_get_one_line(client, body, status, said):
+    answer = client.post("/api/solve", json=body)
+    assert answer.status_code == status and said in answer.json()["error"] and "\n" not in answer.json()["error"]
+
+
+def test_what_is_refused_by_default(client):
+    """Another origin's POST (403), a body over the limit (413), and past the job slots 503 with
+    Retry-After."""
+    text = EASY.read_text()
+    refused = client.post("/api/solve", json={"puzzle": "aquarium", "text": text},
+                          headers={"Origin": "http://elsewhere.example"})
+    assert refused.status_code == 403
+    big = client.post("/api/solve", content=b" " * (MAX_BODY + 1), headers={"content-type": "application/json"})
+    assert big.status_code == 413
+    jobs = Jobs(1, 30, "2G")
+    jobs.running = 1  # the one slot taken
+    busy = TestClient(create_app(jobs)).post("/api/solve", json={"puzzle": "aquarium", "text": text})
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "2"
+
+
+def test_a_job_under_the_servers_time_limit_says_what_it_had():
+    """A request may lower the time limit; a job stopped by it answers as the command does (stopped),
+    and a request cannot raise it past the server's."""
+    jobs = Jobs(1, 0.3, "2G")
+    text = (INSTANCES / "jig" / "zhurgut_13x9.jig").read_text()
+    answer = asyncio.run(jobs.run(["count", "jig", "-", "--json"], text, seconds=60))
+    assert answer.code == 4 and '"stopped"' in answer.stdout
+
+
+def test_the_page_and_its_script(client):
+    page = client.get("/")
+    assert page.status_code == 200 and 'id="solve"' in page.text and "/app.js" in page.text
+    script = client.get("/app.js")
+    assert script.status_code == 200 and "textContent" in script.text and "innerHTML = report.svg" in script.text
