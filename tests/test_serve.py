@@ -84,3 +84,19 @@ def test_the_page_and_its_script(client):
     assert page.status_code == 200 and 'id="solve"' in page.text and "/app.js" in page.text
     script = client.get("/app.js")
     assert script.status_code == 200 and "textContent" in script.text and "innerHTML = report.svg" in script.text
+
+
+def test_a_formula_file_is_solved_without_a_picture(client):
+    """A CNF's model has no picture: the job asks for none (it was refused: "cnf: a model has no picture")."""
+    answer = client.post("/api/solve", json={"puzzle": "cnf", "text": "p cnf 3 1\n1 2 3 0\n"})
+    assert answer.status_code == 200 and answer.json()["answers"] == {"satisfiable": True} and "svg" not in answer.json()
+
+
+@pytest.mark.parametrize("text, said", [
+    ("1_1\x00;1", "-:1:3: count '1\\x00' is not a non-negative integer"),
+    ("https://puzz.link/p?aquarium", "-:1:28: the URL ends early"),
+    ("\x89PNG\r\n\x1a\n", "-:2:1: unexpected second line"),
+])
+def test_hostile_text_gets_the_commands_one_line(client, text, said):
+    answer = client.post("/api/solve", json={"puzzle": "aquarium", "text": text})
+    assert answer.status_code == 400 and answer.json()["error"].startswith(said) and answer.json()["exit_code"] == 2

@@ -87,6 +87,9 @@ class Puzzle(ABC, Generic[InstanceT, SolutionT, OptionsT]):
     #: line rather than swallowed); None: no cap but ``--max-memory`` (formula files, as large as solvers
     #: take them)
     max_input_bytes: int | None = 64 << 20
+    #: its solutions have a picture (:meth:`picture`); a formula file's model has none, and the web app
+    #: asks a job for a picture only where there is one
+    draws: ClassVar[bool] = True
 
     #: the modules of this puzzle's numba kernels, each with a module-level ``KERNEL`` (a
     #: :class:`~puzzlesat.processes.kernels.Kernel`), which ``puzzlesat compile`` compiles ahead

@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..backends import available_backends
-from ..encoders import puzzle_names
+from ..encoders import get_puzzle, puzzle_names
 from .jobs import Busy, Finished, Jobs
 
 #: the largest request body accepted, in bytes (the largest bundled instance is some 20 KB)
@@ -77,7 +77,8 @@ def create_app(jobs: Jobs) -> Starlette:
         backend = given.get("backend")
         if backend is not None and backend not in backends:
             raise Refused(400, f"backend {str(backend)[:40]!r} is not one this server offers: {', '.join(backends)}")
-        args = ["solve", puzzle, "-", "--json", "--svg", "{picture.svg}", *(["--backend", backend] if backend else [])]
+        picture = ["--svg", "{picture.svg}"] if get_puzzle(puzzle).draws else []
+        args = ["solve", puzzle, "-", "--json", *picture, *(["--backend", backend] if backend else [])]
         return await jobs.run(args, text, outputs=["picture.svg"], seconds=_seconds(given))
 
     async def _hint_job(given: dict[str, Any]) -> Finished:

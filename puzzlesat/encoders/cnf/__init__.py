@@ -232,6 +232,7 @@ class Cnf(Puzzle[CnfInstance, CnfSolution, EncoderOptions]):
     options_type = EncoderOptions
     solvers_independent = True
     max_input_bytes = None
+    draws = False
     instance_suffix = ".cnf"
     task = Satisfy()
 

@@ -50,6 +50,7 @@ class Wcnf(Puzzle[WcnfInstance, WcnfSolution, EncoderOptions]):
     options_type = EncoderOptions
     solvers_independent = True
     max_input_bytes = None
+    draws = False
     instance_suffix = ".wcnf"
     task = Optimize("rc2")
 
