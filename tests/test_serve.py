@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 import pytest
 from starlette.testclient import TestClient
@@ -100,3 +101,60 @@ def test_a_formula_file_is_solved_without_a_picture(client):
 def test_hostile_text_gets_the_commands_one_line(client, text, said):
     answer = client.post("/api/solve", json={"puzzle": "aquarium", "text": text})
     assert answer.status_code == 400 and answer.json()["error"].startswith(said) and answer.json()["exit_code"] == 2
+
+
+def test_a_job_whose_client_goes_away_is_stopped():
+    """A hint that takes long (every cell of an 11x11 jig unmarked), its client gone after a second: the
+    server kills the job's process within a second or two, and goes on serving."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "puzzlesat", "serve", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/puzzles", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+
+        def jobs() -> list[int]:
+            """The server's children that run a job (the command line's `explain`)."""
+            found = []
+            for entry in os.listdir("/proc"):
+                try:
+                    status = open(f"/proc/{entry}/status").read()
+                    command = open(f"/proc/{entry}/cmdline").read()
+                except OSError:
+                    continue
+                if f"PPid:\t{server.pid}\n" in status and "explain" in command:
+                    found.append(int(entry))
+            return found
+
+        body = json.dumps({"puzzle": "jig", "text": (INSTANCES / "jig" / "zhurgut_11x11.jig").read_text(),
+                           "marks": ("? " * 11 + "\n") * 11}).encode()
+        client = socket.create_connection(("127.0.0.1", port))
+        client.sendall(b"POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        for _ in range(100):
+            if jobs():
+                break
+            time.sleep(0.1)
+        assert jobs(), "the job did not start"
+        client.close()
+        for _ in range(50):
+            if not jobs():
+                break
+            time.sleep(0.1)
+        assert not jobs()
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/api/puzzles", timeout=5).status == 200
+    finally:
+        server.terminate()
+        server.wait(10)

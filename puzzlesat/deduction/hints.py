@@ -87,6 +87,8 @@ class Hint:
     differing: tuple[tuple[int, ...], ...] = ()
     #: the search was stopped (a time limit, a signal) before it had its answer
     stopped: bool = False
+    #: every mark was judged (none is wrong) before the search for the next step was stopped
+    marks_judged: bool = False
 
 
 def find_hint(facts: Facts, marks: Sequence[int], solver: str = "cadical195",
@@ -155,7 +157,7 @@ class _Hinting:
                     return Hint(facts, marks, next=step, before=tuple(searching.steps))
                 searching.take(step)  # it only rules out values a text does not list: on to one that places
         except Stopped:
-            return Hint(facts, marks, stopped=True)
+            return Hint(facts, marks, stopped=True, marks_judged=True)
         return Hint(facts, marks, differing=searching._differing())
 
     def _look(self) -> None:

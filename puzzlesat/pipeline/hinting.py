@@ -175,7 +175,7 @@ class Hinted:
         found = sum(len(self.marked[lit]) for lit in (*(wrong.literal for wrong in hint.wrong), *hint.unexplained))
         explained = sum(len(self.marked[wrong.literal]) for wrong in hint.wrong)
         if not found:
-            return "no wrong mark found yet"
+            return "no mark is wrong; the next step was not found yet" if hint.marks_judged else "no wrong mark found yet"
         return f"{found:,} wrong mark{'s' * (found != 1)} found, {explained:,} of them with their reasons"
 
     def _mark(self, literal: int, cell: Any) -> str:

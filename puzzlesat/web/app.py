@@ -10,12 +10,15 @@ command stopped by its limit answers 200 with what it had found (``stopped``), a
 Safe by default: the server listens on 127.0.0.1; it reads no path a request names (the text comes in the
 request); a body over :data:`MAX_BODY` is refused with 413; a POST from another origin with 403; every
 job runs under the server's time and memory limits (a request may only lower the time); past ``jobs``
-running at once, 503 with ``Retry-After``; only the backends ``puzzlesat backends`` lists as available
-and built in may be named (an ``external:`` backend would run a program of the request's choosing).
+running at once, 503 with ``Retry-After``; a job whose client goes away is stopped; only the backends
+``puzzlesat backends`` lists as available and built in may be named (an ``external:`` backend would run a
+program of the request's choosing).
 """
 from __future__ import annotations
 
+import asyncio
 import json
+from contextlib import suppress
 from importlib import resources
 from typing import Any
 
@@ -32,6 +35,8 @@ from .jobs import Busy, Finished, Jobs
 MAX_BODY = 1 << 20
 #: seconds a client is told to wait before asking again when every job slot is taken
 RETRY_AFTER = 2
+#: how often a running job looks whether its client is still there, in seconds
+DISCONNECT_POLL = 0.25
 
 
 class Refused(Exception):
@@ -63,9 +68,17 @@ def create_app(jobs: Jobs) -> Starlette:
         return await _answer(request, _hint_job)
 
     async def _answer(request: Request, job: Any) -> Response:
+        """The job's answer; a job whose client has gone away is stopped (its child killed)."""
         try:
             given = await _body(request)
-            return _reply(await job(given))
+            work = asyncio.ensure_future(job(given))
+            while not (await asyncio.wait({work}, timeout=DISCONNECT_POLL))[0]:
+                if await request.is_disconnected():
+                    work.cancel()
+                    with suppress(asyncio.CancelledError):
+                        await work
+                    return Response(status_code=499)  # (nobody reads it: nginx's "client closed request")
+            return _reply(work.result())
         except Refused as refused:
             return JSONResponse({"error": refused.message}, refused.status, headers=refused.headers)
         except Busy:
