@@ -81,6 +81,7 @@ bench: $(VENV)/test-installed
 	$(BIN)/python bench/certify.py
 	$(BIN)/python bench/explain.py
 	$(BIN)/python bench/hints.py
+	$(BIN)/python bench/serve_load.py
 
 # 200 seeded random jigs: `count jig` against the plain reference, as a distribution, as installed and
 # with numba blocked (about 25 minutes each); and whole processes against a plain script

@@ -1,0 +1,157 @@
+"""`puzzlesat serve` under load (issue 73): a server on this machine, 100 solve requests of bundled
+instances sent at once; every one must be answered with its right answer or refused with 503 (past the
+job slots), and afterwards no job process and no scratch folder may be left, the server's memory measured
+before and after. Then one 15x15 aquarium through the API against the same solve on the command line, and
+the page's first load. Local only; it stops by itself. Writes its section of BENCHMARKS.md.
+
+    .venv/bin/python bench/serve_load.py [--requests 100] [--jobs 2]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from run import update_benchmarks  # noqa: E402  (bench/ is not a package)
+
+INSTANCES = ROOT / "instances" / "aquarium"
+AQUARIUMS = sorted(INSTANCES.glob("pa-*.txt"))
+BIG = INSTANCES / "pa-15x15-hard-1013539.txt"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def post(address: str, path: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(f"{address}{path}", json.dumps(body).encode(), {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def resident_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if f"PPid:\t{pid}\n" in Path(f"/proc/{entry}/status").read_text():
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def scratch_folders() -> set[str]:
+    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("puzzlesat-web-")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=2)
+    given = parser.parse_args()
+    expected = {path.name: path.with_suffix(".solution").read_text().split() for path in AQUARIUMS}
+    port = free_port()
+    address = f"http://127.0.0.1:{port}"
+    before_folders = scratch_folders()
+    server = subprocess.Popen([sys.executable, "-m", "puzzlesat", "serve", "--port", str(port), "--jobs", str(given.jobs)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"{address}/api/puzzles", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        started = time.perf_counter()
+        urllib.request.urlopen(f"{address}/", timeout=5).read()
+        urllib.request.urlopen(f"{address}/app.js", timeout=5).read()
+        urllib.request.urlopen(f"{address}/api/puzzles", timeout=5).read()
+        first_load = time.perf_counter() - started
+        memory_before = resident_kb(server.pid)
+        results: list[tuple[str, int, dict, float]] = []
+        lock = threading.Lock()
+
+        def one(number: int) -> None:
+            path = AQUARIUMS[number % len(AQUARIUMS)]
+            begun = time.perf_counter()
+            status, answer = post(address, "/api/solve", {"puzzle": "aquarium", "text": path.read_text()})
+            with lock:
+                results.append((path.name, status, answer, time.perf_counter() - begun))
+
+        threads = [threading.Thread(target=one, args=(number,)) for number in range(given.requests)]
+        burst = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        burst = time.perf_counter() - burst
+        time.sleep(1)
+        memory_after = resident_kb(server.pid)
+        left = children(server.pid)
+        answered = [(name, answer) for name, status, answer, _ in results if status == 200]
+        refused = sum(1 for _, status, _, _ in results if status == 503)
+        wrong = [name for name, answer in answered if answer.get("answers", {}).get("grid") != expected[name]
+                 or answer.get("answers", {}).get("unique") is not True]
+        other = [(name, status) for name, status, _, _ in results if status not in (200, 503)]
+        api, cli = [], []
+        for _ in range(5):
+            begun = time.perf_counter()
+            status, _ = post(address, "/api/solve", {"puzzle": "aquarium", "text": BIG.read_text()})
+            api.append(time.perf_counter() - begun)
+            begun = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "aquarium", str(BIG), "--json"], check=True,
+                           stdout=subprocess.DEVNULL)
+            cli.append(time.perf_counter() - begun)
+    finally:
+        server.terminate()
+        server.wait(10)
+    leaked = scratch_folders() - before_folders
+    table = "\n".join([
+        f"## The web app under load (bench/serve_load.py; {given.requests} requests, {given.jobs} job slots)", "",
+        "`puzzlesat serve` on this machine; every bundled puzzle-aquarium.com instance sent round-robin, all "
+        "requests at once from as many threads; each must be answered with the published solution (and "
+        "'unique') or refused with 503. Then the hard 15x15 through the API and on the command line "
+        "(medians of 5, whole processes both: each API job is a command), and the page's first load (the "
+        "page, its script and the puzzle list).", "",
+        "| measure | value |", "|---|---|",
+        f"| requests answered right | {len(answered) - len(wrong)} of {given.requests} |",
+        f"| refused with 503 (job slots taken) | {refused} |",
+        f"| wrong answers, other statuses | {len(wrong)}, {len(other)} |",
+        f"| burst wall time | {burst:.2f} s |",
+        f"| job processes left after it, scratch folders left | {len(left)}, {len(leaked)} |",
+        f"| server memory before, after (resident) | {memory_before / 1024:.0f} MB, {memory_after / 1024:.0f} MB |",
+        f"| 15x15 through the API, median | {statistics.median(api):.3f} s |",
+        f"| 15x15 on the command line, median | {statistics.median(cli):.3f} s |",
+        f"| the page's first load | {first_load:.3f} s |"])
+    print(table)
+    if wrong or other or left or leaked:
+        raise SystemExit("the load test failed: see the table")
+    update_benchmarks([table])
+
+
+if __name__ == "__main__":
+    main()
