@@ -124,3 +124,51 @@ def test_a_bad_puzzle_is_one_line_on_the_page_shown_as_text(server, browser):
     waited(browser, lambda driver: driver.find_element(By.ID, "status").get_attribute("class") == "error")
     status = browser.find_element(By.ID, "status")
     assert status.text.startswith("-:1:1: count '<img") and not browser.find_elements(By.CSS_SELECTOR, "#status img")
+
+
+def test_step_through_an_explanation_forward_and_back(server, browser, tmp_path):
+    """Explain, then the steps one at a time: the first step's cells in orange on the grid, the step's
+    facts said; back to nothing known; forward to the end, every cell known."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server)
+    waited(browser, lambda driver: len(Select(driver.find_element(By.ID, "puzzle")).options) > 1)
+    Select(browser.find_element(By.ID, "puzzle")).select_by_value("aquarium")
+    browser.find_element(By.ID, "text").send_keys((INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt").read_text())
+    browser.find_element(By.ID, "explain").click()
+    waited(browser, lambda driver: "steps" in driver.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "status").text == "10 steps, every one replayed; the solution checked"
+    assert browser.find_element(By.ID, "step-number").text == "step 0 of 10"
+    browser.find_element(By.ID, "next").click()
+    assert browser.find_element(By.ID, "step-text").text == "row 1 count (4)"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#step-grid td.fresh")) == 6  # the first row's cells
+    browser.find_element(By.ID, "previous").click()
+    assert browser.find_element(By.ID, "step-text").text == "nothing known yet"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#step-grid td.yes, #step-grid td.no")
+    for _ in range(12):  # past the end stays at the end
+        browser.find_element(By.ID, "next").click()
+    assert browser.find_element(By.ID, "step-number").text == "step 10 of 10"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#step-grid td.yes, #step-grid td.no")) == 36
+    browser.save_screenshot(str(tmp_path / "steps.png"))
+
+
+def test_mark_cells_by_clicking_and_ask_for_a_hint(server, browser):
+    """After a solve, the marking grid: a click marks water, the marks text follows, and the hint finds
+    the wrong one (r1c1 is dry in the solution)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server)
+    waited(browser, lambda driver: len(Select(driver.find_element(By.ID, "puzzle")).options) > 1)
+    Select(browser.find_element(By.ID, "puzzle")).select_by_value("aquarium")
+    browser.find_element(By.ID, "text").send_keys((INSTANCES / "aquarium" / "pa-6x6-easy-681742.txt").read_text())
+    browser.find_element(By.ID, "solve").click()
+    waited(browser, lambda driver: driver.find_elements(By.CSS_SELECTOR, "#marking td"))
+    browser.find_elements(By.CSS_SELECTOR, "#marking td")[0].click()
+    assert browser.find_element(By.ID, "marks").get_attribute("value").splitlines()[0] == "# ? ? ? ? ?"
+    browser.find_element(By.ID, "hint").click()
+    waited(browser, lambda driver: "wrong" in driver.find_element(By.ID, "hint-text").text)
+    assert browser.find_element(By.ID, "hint-text").text.startswith("wrong: row 1, column 1 (water): row 1 needs 4")
+    browser.find_element(By.ID, "export").click()  # the default format, dimacs
+    waited(browser, lambda driver: driver.find_element(By.ID, "status").text.startswith("exported"))

@@ -70,7 +70,7 @@ class Explained:
         steps = [{"facts": [facts.facts[i].label for i in step.facts], "cells": [fixed(lit) for lit in step.forced]}
                  for step in self.explanation.steps]
         out: dict[str, Any] = {"puzzle": self.puzzle, "solved": self.explanation.solved, "steps": steps,
-                               "difficulty": self.explanation.difficulty, "replayed": True,
+                               "difficulty": self.explanation.difficulty, "values": list(facts.values), "replayed": True,
                                "times": {name: round(seconds, 6) for name, seconds in self.times.items()}}
         if self.solution is not None:
             out["solution"] = self.solution.to_json()

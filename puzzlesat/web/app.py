@@ -3,7 +3,10 @@
 ``POST /api/solve`` takes ``{"puzzle": NAME, "text": TEXT_OR_URL, "backend": NAME?, "timeout": S?}`` and
 answers with the object ``puzzlesat solve --json`` prints (schema report-1.json) plus ``"svg"`` (the
 solution's picture, where the puzzle draws one); ``POST /api/hint`` takes ``{"puzzle", "text", "marks"}``
-and answers with ``explain --from --json``'s object (hint-1.json) plus its ``"svg"``. A command's one-line
+and answers with ``explain --from --json``'s object (hint-1.json) plus its ``"svg"``; ``POST
+/api/explain`` (``{"puzzle", "text"}``) with ``explain --json``'s (explain-1.json) and the steps' picture;
+``POST /api/export`` (``{"puzzle", "text", "format"}``) with ``{"text": THE FILE, "map": ITS VARIABLE
+MAP}`` as ``export --format FORMAT -o FILE`` writes them. A command's one-line
 error is ``{"error": LINE, "exit_code": N}`` with status 400 (bad input) or 500 (a fault of ours); a
 command stopped by its limit answers 200 with what it had found (``stopped``), as the command line does.
 
@@ -99,8 +102,28 @@ def create_app(jobs: Jobs) -> Starlette:
         args = ["explain", puzzle, "-", "--from", "{marks}", "--json", "--svg", "{picture.svg}"]
         return await jobs.run(args, text, inputs={"marks": marks}, outputs=["picture.svg"], seconds=_seconds(given))
 
+    async def explain(request: Request) -> Response:
+        return await _answer(request, _explain_job)
+
+    async def export(request: Request) -> Response:
+        return await _answer(request, _export_job)
+
+    async def _explain_job(given: dict[str, Any]) -> Finished:
+        args = ["explain", _puzzle(given), "-", "--json", "--svg", "{picture.svg}"]
+        return await jobs.run(args, _text(given, "text"), outputs=["picture.svg"], seconds=_seconds(given))
+
+    async def _export_job(given: dict[str, Any]) -> Finished:
+        fmt = given.get("format", "dimacs")
+        if not isinstance(fmt, str) or not fmt.replace("-", "").isalnum():
+            raise Refused(400, "'format' is a format's name: dimacs, wcnf, wcnf-old, mcc, smt2, or a spelling (url)")
+        args = ["export", _puzzle(given), "-", "--format", fmt, "-o", "{export}"]
+        return await jobs.run(args, _text(given, "text"), outputs=["export", "export.vars.json"],
+                              seconds=_seconds(given))
+
     return Starlette(routes=[Route("/", page), Route("/app.js", script), Route("/api/puzzles", puzzles),
-                             Route("/api/solve", solve, methods=["POST"]), Route("/api/hint", hint, methods=["POST"])])
+                             Route("/api/solve", solve, methods=["POST"]), Route("/api/hint", hint, methods=["POST"]),
+                             Route("/api/explain", explain, methods=["POST"]),
+                             Route("/api/export", export, methods=["POST"])])
 
 
 def _asset(name: str) -> str:
@@ -153,7 +176,12 @@ def _seconds(given: dict[str, Any]) -> float | None:
 
 
 def _reply(finished: Finished) -> Response:
-    """A job's answer: its JSON (and picture), or its one-line error with the status its exit code means."""
+    """A job's answer: its JSON (and picture), an export's text and variable map, or its one-line error
+    with the status its exit code means."""
+    if "export" in finished.files and finished.code == 0:
+        kept = finished.files.get("export.vars.json")
+        return JSONResponse({"text": finished.files["export"], "map": json.loads(kept) if kept else None,
+                             "exit_code": finished.code})
     try:
         answer = json.loads(finished.stdout)
     except ValueError:
