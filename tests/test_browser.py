@@ -6,11 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,32 +23,13 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1200,1000")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    """``puzzlesat serve`` on a free port, as a user starts it; its address."""
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "puzzlesat", "serve", "--port", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    address = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{address}/api/puzzles", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not answer within 20 s")
-        yield address
-    finally:
-        process.terminate()
-        process.wait(10)
+    """``puzzlesat serve`` on a free port; its address."""
+    from .test_serve import serving
+
+    with serving() as (_, port):
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

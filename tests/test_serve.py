@@ -5,6 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from starlette.testclient import TestClient
@@ -103,15 +110,9 @@ def test_hostile_text_gets_the_commands_one_line(client, text, said):
     assert answer.status_code == 400 and answer.json()["error"].startswith(said) and answer.json()["exit_code"] == 2
 
 
-def test_a_job_whose_client_goes_away_is_stopped():
-    """A hint that takes long (every cell of an 11x11 jig unmarked), its client gone after a second: the
-    server kills the job's process within a second or two, and goes on serving."""
-    import socket
-    import subprocess
-    import sys
-    import time
-    import urllib.request
-
+@contextmanager
+def serving() -> Iterator[tuple[subprocess.Popen, int]]:
+    """``puzzlesat serve`` on a free port, as a user starts it, once it answers: (its process, its port)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -124,7 +125,18 @@ def test_a_job_whose_client_goes_away_is_stopped():
                 break
             except OSError:
                 time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not answer within 20 s")
+        yield server, port
+    finally:
+        server.terminate()
+        server.wait(10)
 
+
+def test_a_job_whose_client_goes_away_is_stopped():
+    """A hint that takes long (every cell of an 11x11 jig unmarked), its client gone after a second: the
+    server kills the job's process within a second or two, and goes on serving."""
+    with serving() as (server, port):
         def jobs() -> list[int]:
             """The server's children that run a job (the command line's `explain`)."""
             found = []
@@ -155,6 +167,3 @@ def test_a_job_whose_client_goes_away_is_stopped():
             time.sleep(0.1)
         assert not jobs()
         assert urllib.request.urlopen(f"http://127.0.0.1:{port}/api/puzzles", timeout=5).status == 200
-    finally:
-        server.terminate()
-        server.wait(10)

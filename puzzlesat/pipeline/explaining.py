@@ -111,10 +111,7 @@ class Explained:
             lines.append(f"not unique: after {difficulty['steps']} steps no fact forces anything more; two "
                          f"solutions differ at {', '.join(facts.names[var] for var in differ[:8])}"
                          f"{' ...' if len(differ) > 8 else ''}")
-        joined = Certificate.joined(self.certificates)
-        if joined is not None:
-            lines.append(f"every step certified: {len(self.certificates):,} proofs, {joined.checked:,} of "
-                         f"{joined.lemmas:,} lemmas checked in {joined.seconds:.2f} s")
+        lines += certified_line(self.certificates, "every step")
         return "\n".join(lines)
 
 
@@ -126,6 +123,15 @@ class Explained:
         known = sum(len(step.forced) for step in steps)
         return (f"{len(steps):,} step{'s' * (len(steps) != 1)} found, every one replayed; {known:,} of "
                 f"{len(self.explanation.facts.cells):,} cells known")
+
+
+def certified_line(certificates: list[Certificate], what: str) -> list[str]:
+    """The line that says ``what`` was certified (``every step``, ``every claim``): none without proofs."""
+    joined = Certificate.joined(certificates)
+    if joined is None:
+        return []
+    return [f"{what} certified: {len(certificates):,} proofs, {joined.checked:,} of {joined.lemmas:,} lemmas "
+            f"checked in {joined.seconds:.2f} s"]
 
 
 def fixed_text(facts: Facts, literals: list[int], value: bool) -> str:

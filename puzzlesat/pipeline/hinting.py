@@ -17,7 +17,7 @@ from ..deduction import Facts
 from ..deduction.hints import Hint, find_hint
 from ..deduction.replay import replay_hint
 from ..proofs.certificate import Certificate
-from .explaining import fixed_text
+from .explaining import certified_line, fixed_text
 from .report import html_table
 from .stop import Stop, replay_stop
 
@@ -163,10 +163,7 @@ class Hinted:
             lines.append(f"{self.stopped.said()}: {self.progress()}")
         elif not hint.wrong and not hint.clashing and not hint.conflict:
             lines.insert(0, "no wrong mark")
-        joined = Certificate.joined(self.certificates)
-        if joined is not None:
-            lines.append(f"every claim certified: {len(self.certificates):,} proofs, {joined.checked:,} of "
-                         f"{joined.lemmas:,} lemmas checked in {joined.seconds:.2f} s")
+        lines += certified_line(self.certificates, "every claim")
         return "\n".join(lines)
 
     def progress(self) -> str:
