@@ -4,6 +4,7 @@ looked at on a real terminal (a pseudo-terminal as stderr) for the commands that
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -123,3 +124,19 @@ def test_no_status_line_in_a_pipe_or_with_json(tmp_path):
     assert "Ctrl-C stops" not in piped.stderr + piped.stdout
     _, _, shown = on_a_terminal("count", "cnf", str(many), "--backend", "glucose", "--timeout", "3", "--json")
     assert "Ctrl-C stops" not in shown
+
+
+def test_progress_json_is_written_for_a_program_whatever_stderr_is(tmp_path):
+    """``--progress-json`` (what ``puzzlesat serve`` follows): JSON lines on stderr, in a pipe too, each
+    saying the phase and how far it has come; the command's output is unchanged, and its one error line
+    (here: the time limit's) is not one of them."""
+    formula = tmp_path / "long.cnf"
+    formula.write_text("p cnf 40 20\n" + "".join(f"{v} {v + 1} 0\n" for v in range(1, 41, 2)))
+    done = subprocess.run([EXE, "count", "cnf", str(formula), "--backend", "cadical", "--json", "--progress-json",
+                           "--timeout", "2"], capture_output=True, text=True, timeout=60)
+    lines = done.stderr.splitlines()
+    progress = [json.loads(line)["progress"] for line in lines if line.startswith('{"progress": ')]
+    assert progress and all(set(p) == {"command", "phase", "done", "seconds"} for p in progress)
+    assert any(p["phase"] == "solve" and p["done"].endswith("solutions so far") for p in progress)
+    assert lines[-1].startswith("puzzlesat: error: time limit")
+    assert done.returncode == 4 and json.loads(done.stdout)["complete"] is False

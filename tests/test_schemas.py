@@ -61,7 +61,14 @@ def test_formula_files_decode_crosscheck_backends_bench_and_jsonl(run_cli, tmp_p
     weighted = tmp_path / "f.wcnf"
     weighted.write_text("h 1 2 0\n3 -1 0\n5 -2 0\n")
     valid(json.loads(run_cli("solve", "wcnf", str(weighted), "--json")[1]))
-    valid(json.loads(run_cli("crosscheck", "cnf", str(formula), "--backends", "cadical,z3", "--json")[1]))
+    whole = valid(json.loads(run_cli("crosscheck", "cnf", str(formula), "--backends", "cadical,z3", "--json")[1]))
+    # --jsonl: each row as its method finishes, then --json's object on one line, with the same rows
+    streamed = [json.loads(line) for line in run_cli("crosscheck", "cnf", str(formula), "--backends", "cadical,z3",
+                                                     "--jsonl")[1].splitlines()]
+    last = valid(streamed[-1])
+    assert [line["row"] for line in streamed[:-1]] == last["rows"]
+    assert [row["method"] for row in last["rows"]] == [row["method"] for row in whole["rows"]]
+    assert "exclude each other" in run_cli("crosscheck", "cnf", str(formula), "--json", "--jsonl")[2]
     valid(json.loads(run_cli("backends", "--json")[1]))
     aquarium = SOLVES["aquarium"][0]
     assert run_cli("export", "aquarium", aquarium, "-o", str(tmp_path / "a.cnf"))[0] == 0

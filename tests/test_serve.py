@@ -1,5 +1,6 @@
-"""``puzzlesat serve`` (issue 73, begun): the JSON API, driven through Starlette's test client (no
-browser yet). Every answer is the command line's own: the same report, the same one-line errors."""
+"""``puzzlesat serve`` (issue 73): the JSON API, driven through Starlette's test client and a real server
+(the page itself is driven in a browser by test_browser.py). Every answer is the command line's own: the
+same report, the same one-line errors."""
 from __future__ import annotations
 
 import asyncio
@@ -110,6 +111,80 @@ def test_hostile_text_gets_the_commands_one_line(client, text, said):
     assert answer.status_code == 400 and answer.json()["error"].startswith(said) and answer.json()["exit_code"] == 2
 
 
+def long_formula() -> str:
+    """A formula with 3^20 models and no free variable: an enumeration counts it for hours."""
+    return "p cnf 40 20\n" + "".join(f"{v} {v + 1} 0\n" for v in range(1, 41, 2))
+
+
+def followed(client: TestClient, path: str, body: dict, stop_after: float | None = None) -> list[dict]:
+    """The lines of a followed job; with ``stop_after``, the job is stopped (POST /api/stop) once its
+    progress says it has run that long."""
+    lines = []
+    with client.stream("POST", path, json=body) as answer:
+        assert answer.status_code == 200 and answer.headers["content-type"] == "application/x-ndjson"
+        for line in answer.iter_lines():
+            lines.append(json.loads(line))
+            progress = lines[-1].get("progress")
+            if stop_after is not None and progress and progress["seconds"] >= stop_after:
+                assert client.post("/api/stop", json={"job": lines[0]["job"]}).json() == {"stopping": lines[0]["job"]}
+                stop_after = None
+    return lines
+
+
+def test_a_count_followed_and_stopped_keeps_what_it_found():
+    """A long count says how far it has come, twice a second, in the work's units; stopped, it answers
+    with the solutions it had counted (each checked) as the command stopped by Ctrl-C does: a lower
+    bound, marked stopped and not complete. Its process is gone and its slot free."""
+    jobs = Jobs(1, 60, "2G")
+    client = TestClient(create_app(jobs))
+    lines = followed(client, "/api/count", {"puzzle": "cnf", "text": long_formula(), "backend": "pysat:cadical195"},
+                     stop_after=1.0)
+    assert set(lines[0]) == {"job"} and set(lines[-1]) == {"result"}
+    progress = [line["progress"] for line in lines[1:-1]]
+    assert progress and all(p["command"] == "count" and p["done"].endswith("solutions so far") for p in progress)
+    result = lines[-1]["result"]
+    found = result["answers"]["solutions"]
+    assert result["complete"] is False and result["stopped"]["by"] == "SIGINT" and result["exit_code"] == 130
+    assert 0 < found < 3 ** 20 and result["checked"]
+    so_far = int(progress[-1]["done"].split()[0].replace(",", ""))
+    assert found >= so_far
+    assert jobs.running == 0 and not jobs.children
+    assert client.post("/api/stop", json={"job": lines[0]["job"]}).status_code == 404
+
+
+def test_a_count_followed_to_its_end_is_the_commands(client, run_cli):
+    text = (INSTANCES / "jig" / "matt5x5.jig").read_text()
+    lines = followed(client, "/api/count", {"puzzle": "jig", "text": text})
+    code, out, _ = run_cli("count", "jig", str(INSTANCES / "jig" / "matt5x5.jig"), "--json")
+    assert lines[-1]["result"]["answers"] == json.loads(out)["answers"] and lines[-1]["result"]["complete"]
+
+
+def test_a_crosscheck_fills_in_row_by_row(client):
+    """Each row as its method finishes, then the cross-check's object, whose rows are the same."""
+    lines = followed(client, "/api/crosscheck", {"puzzle": "aquarium", "text": EASY.read_text(),
+                                                "backends": ["pysat:cadical195", "z3"]})
+    rows = [line["row"] for line in lines if "row" in line]
+    result = lines[-1]["result"]
+    assert result["agree"] and result["rows"] == rows and result["exit_code"] == 0
+    assert [row["method"] for row in rows] == ["reference", "pysat:cadical195 [cnf]", "z3 [cnf]", "z3 [smt]"]
+
+
+@pytest.mark.parametrize("path, body, said", [
+    ("/api/crosscheck", {"puzzle": "aquarium", "text": "x", "backends": "z3"}, "'backends' is a list"),
+    ("/api/crosscheck", {"puzzle": "aquarium", "text": "x", "backends": ["external:sh"]}, "is not one this server"),
+    ("/api/count", {"puzzle": "aquarium"}, "'text' is missing"),
+    ("/api/stop", {"job": 3}, "no such job is running"),
+])
+def test_followed_jobs_refuse_bad_requests(client, path, body, said):
+    answer = client.post(path, json=body)
+    assert answer.status_code in (400, 404) and said in answer.json()["error"]
+
+
+def test_a_followed_job_with_bad_input_ends_with_its_one_line(client):
+    lines = followed(client, "/api/count", {"puzzle": "aquarium", "text": "1_2;3"})
+    assert lines[-1] == {"error": "-:1: row 0 count 2 exceeds the grid size 1", "exit_code": 2}
+
+
 @contextmanager
 def serving() -> Iterator[tuple[subprocess.Popen, int]]:
     """``puzzlesat serve`` on a free port, as a user starts it, once it answers: (its process, its port)."""
@@ -133,22 +208,51 @@ def serving() -> Iterator[tuple[subprocess.Popen, int]]:
         server.wait(10)
 
 
+def children_running(server: subprocess.Popen, command: str) -> list[int]:
+    """The server's children that run a job of the command line's ``command``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            status = open(f"/proc/{entry}/status").read()
+            line = open(f"/proc/{entry}/cmdline").read()
+        except OSError:
+            continue
+        if f"PPid:\t{server.pid}\n" in status and command in line:
+            found.append(int(entry))
+    return found
+
+
+def test_a_followed_job_whose_client_goes_away_is_stopped():
+    """A long count followed through a real server, its reader gone: the job's process goes too (the
+    progress lines find the connection closed), and the slot is free for the next request."""
+    with serving() as (server, port):
+        body = json.dumps({"puzzle": "cnf", "text": long_formula(), "backend": "pysat:cadical195"}).encode()
+        client = socket.create_connection(("127.0.0.1", port))
+        client.sendall(b"POST /api/count HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        client.settimeout(30)
+        heard = b""
+        while b'"progress"' not in heard:  # the job runs, and says so
+            heard += client.recv(4096)
+        assert children_running(server, "count")
+        client.close()
+        for _ in range(50):
+            if not children_running(server, "count"):
+                break
+            time.sleep(0.1)
+        assert not children_running(server, "count")
+        for _ in range(2):  # both slots free again (the default is 2)
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/solve", method="POST",
+                                             data=json.dumps({"puzzle": "aquarium", "text": EASY.read_text()}).encode())
+            assert json.load(urllib.request.urlopen(request, timeout=60))["checked"]
+
+
 def test_a_job_whose_client_goes_away_is_stopped():
     """A hint that takes long (every cell of an 11x11 jig unmarked), its client gone after a second: the
     server kills the job's process within a second or two, and goes on serving."""
     with serving() as (server, port):
         def jobs() -> list[int]:
-            """The server's children that run a job (the command line's `explain`)."""
-            found = []
-            for entry in os.listdir("/proc"):
-                try:
-                    status = open(f"/proc/{entry}/status").read()
-                    command = open(f"/proc/{entry}/cmdline").read()
-                except OSError:
-                    continue
-                if f"PPid:\t{server.pid}\n" in status and "explain" in command:
-                    found.append(int(entry))
-            return found
+            return children_running(server, "explain")
 
         body = json.dumps({"puzzle": "jig", "text": (INSTANCES / "jig" / "zhurgut_11x11.jig").read_text(),
                            "marks": ("? " * 11 + "\n") * 11}).encode()

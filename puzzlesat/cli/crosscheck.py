@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -57,7 +58,11 @@ from .verbosity import note
               help="Where the methods run: by default here, one after the other (each timed alone); local (one "
                    "process per core) or local:N (N processes) at the same time on this machine; or "
                    "dask://HOST:PORT on a Dask cluster's workers. Each row prints once the rows before it are in.")
-@common(cnf_options, json_option, certify_option)
+@common(cnf_options, json_option)
+@click.option("--jsonl", is_flag=True,
+              help='Print each row as a JSON line as its method finishes ({"row": ROW}), then the --json object '
+                   "on one line.")
+@common(certify_option)
 def command(
     puzzle: str,
     file: str,
@@ -69,6 +74,7 @@ def command(
     cardinality: str | None,
     pb: str | None,
     as_json: bool,
+    jsonl: bool,
     certify: str | None,
 ) -> None:
     """Solve FILE with every backend (each of its encodings) and the reference; compare everything.
@@ -94,6 +100,9 @@ def command(
     base = replace(request(spec, None, None, timeout, **encoder_options(cardinality, pb)), certify=certify)
     methods = spec.task.plan_crosscheck(base, instance, names, by_count)
     width = max(len(m.label) for m in methods)
+    if as_json and jsonl:
+        raise click.UsageError("--json and --jsonl exclude each other: --jsonl's last line is --json's object")
+    as_json = as_json or jsonl
     if not as_json:
         note(f"limit: {format_seconds(timeout)} per method, {format_seconds(budget)} in all")
         note(f"{'method':<{width}}  {'status':<7} {'time':>10}  {'answer':<34} agrees"
@@ -101,7 +110,9 @@ def command(
     engine = command_executor(executor) if executor is not None else None
 
     def show(row: Row) -> None:
-        if not as_json:
+        if jsonl:
+            click.echo(json.dumps({"row": _row_json(row)}))
+        elif not as_json:
             note(escaped(_line(row, width)).replace("\n", " "))  # a row's reason may quote the input
 
     verdict = cross_check(methods, timeout, budget, engine, show)
@@ -117,23 +128,10 @@ def command(
                 "complete": verdict.stopped is None,
             } | stopped | {
                 "limit": {"method": timeout, "budget": budget},
-                "rows": [
-                    {
-                        "method": r.method,
-                        "family": r.family,
-                    } | ({"reader": r.reader} if r.reader else {}) | {
-                        "status": r.status,
-                        "seconds": round(r.seconds, 6),
-                        "answers": None if r.answers is None else jsonable(r.answers),
-                        "agrees": r.agrees,
-                        "error": r.error,
-                    } | ({"at_least": jsonable(r.at_least)} if r.at_least is not None else {})
-                    | ({"certified": r.certified} if r.certified is not None else {})
-                    | ({"warnings": r.warnings} if r.warnings else {})
-                    for r in rows
-                ],
+                "rows": [_row_json(r) for r in rows],
             },
             "crosscheck",
+            indent=None if jsonl else 1,
         )
     else:
         for warning, givers in _warnings(rows).items():
@@ -144,6 +142,18 @@ def command(
         raise EndedEarly(f"{verdict.stopped.message}; by then: {verdict.summary()}", verdict.stopped.exit_code)
     if not verdict.agree:
         raise SystemExit(1)
+
+
+def _row_json(r: Row) -> dict[str, Any]:
+    """A row as the JSON output gives it."""
+    return {"method": r.method, "family": r.family} | ({"reader": r.reader} if r.reader else {}) | {
+        "status": r.status,
+        "seconds": round(r.seconds, 6),
+        "answers": None if r.answers is None else jsonable(r.answers),
+        "agrees": r.agrees,
+        "error": r.error,
+    } | ({"at_least": jsonable(r.at_least)} if r.at_least is not None else {}) | (
+        {"certified": r.certified} if r.certified is not None else {}) | ({"warnings": r.warnings} if r.warnings else {})
 
 
 def _line(row: Row, width: int) -> str:

@@ -201,12 +201,12 @@ def backend_list(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
-def echo_json(payload: dict[str, Any], schema: str) -> None:
+def echo_json(payload: dict[str, Any], schema: str, indent: int | None = 1) -> None:
     """One JSON object, led by its ``schema`` (what shape follows, e.g. ``puzzlesat/report/1``) and the
-    ``version`` of puzzlesat that wrote it, so that scripts can check both."""
+    ``version`` of puzzlesat that wrote it, so that scripts can check both (``indent`` None: on one line)."""
     import json  # here: the text output, the default, does not pay for it at start-up
 
-    click.echo(json.dumps({"schema": f"puzzlesat/{schema}/1", "version": __version__, **payload}, indent=1))
+    click.echo(json.dumps({"schema": f"puzzlesat/{schema}/1", "version": __version__, **payload}, indent=indent))
 
 
 def certified_note(report: Report, claim: str) -> str:

@@ -9,9 +9,16 @@ The line is wiped before anything else is written to stdout or stderr (the strea
 never mixes with the output, and drawn again at its next turn once the output has ended its line (a
 cross-check's rows come one by one, the line below them saying which method is awaited). It costs
 nothing at start-up: one thread, started only on a terminal.
+
+For a program that shows the progress itself (``puzzlesat serve``'s page), ``--progress-json`` writes the
+same facts as JSON lines on stderr (:func:`reported_while`), from the first half second on, whatever
+stderr is: ``{"progress": {"command": "count", "phase": "solve", "done": "1,234 solutions so far",
+"seconds": 3.5}}``. Such a line never looks like the command's one-line error, which starts with
+``puzzlesat:``.
 """
 from __future__ import annotations
 
+import json
 import sys
 import threading
 import time
@@ -19,6 +26,8 @@ from typing import Any, TextIO
 
 #: how long a command runs before its status line appears, and how often the line is rewritten
 FIRST, EVERY = 2.0, 1.0
+#: how often ``--progress-json`` writes a line (the first after this long too)
+JSON_EVERY = 0.5
 
 
 class StatusLine:
@@ -97,3 +106,21 @@ def shown_while(command: str, doing: Any) -> StatusLine | None:
     sys.stdout = _Clearing(sys.stdout, status)
     sys.stderr = _Clearing(sys.stderr, status)
     return status
+
+
+def reported_while(command: str, phase: Any, done: Any) -> threading.Event:
+    """Write ``{"progress": {...}}`` lines on stderr every :data:`JSON_EVERY` seconds (``phase()`` and
+    ``done()`` say the phase and how far it has come) until the returned event is set."""
+    stream, start, finished = sys.stderr, time.monotonic(), threading.Event()
+
+    def run() -> None:
+        while not finished.wait(JSON_EVERY):
+            line = json.dumps({"progress": {"command": command, "phase": phase(), "done": done(),
+                                            "seconds": round(time.monotonic() - start, 1)}})
+            try:
+                stream.write(line + "\n")  # one write, so a line is never split by the command's own
+                stream.flush()
+            except (OSError, ValueError):  # stderr closed: nobody is reading
+                return
+    threading.Thread(target=run, daemon=True).start()
+    return finished

@@ -220,6 +220,11 @@ class SupervisedCommand(click.Command):
             ["--max-memory"], type=MemorySize(), default=memory, metavar="SIZE",
             show_default="half the machine's memory" if memory else "none",
             help="Memory cap of the command (address space of each of its processes), e.g. 2G; 'none': no cap."))
+        if progress:
+            self.params.append(click.Option(
+                ["--progress-json"], is_flag=True,
+                help='Also write how far the command has come on stderr, a JSON line every half second '
+                     '({"progress": {"command", "phase", "done", "seconds"}}), for a program that shows it.'))
         add_options(self)
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -232,6 +237,7 @@ class SupervisedCommand(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         memory = ctx.params.pop("max_memory")
+        progress_json = ctx.params.pop("progress_json", False)
         verbosity = take(ctx)
         seconds = ctx.params.get(self.deadline) if self.deadline else None
         from_stdin = [name for name in self.inputs if ctx.params.get(name) == "-"]
@@ -253,23 +259,30 @@ class SupervisedCommand(click.Command):
         status = (self.progress and verbosity == NORMAL
                   and not any(ctx.params.get(name) for name in ("as_json", "jsonl", "list_all")))
         answer = self.limit_answer(ctx.params) if self.limit_answer is not None else None
-        code = supervise(lambda: run_reported(lambda: self._run(ctx, status, verbosity == VERBOSE)), limits, fail)
+        code = supervise(lambda: run_reported(lambda: self._run(ctx, status, verbosity == VERBOSE, progress_json)),
+                         limits, fail)
         if code == EXIT_TIMEOUT and answer is not None:
             click.echo(answer[0])
             code = answer[1]
         if code:
             raise SystemExit(code)
 
-    def _run(self, ctx: click.Context, status: bool, verbose: bool) -> Any:
+    def _run(self, ctx: click.Context, status: bool, verbose: bool, progress_json: bool) -> Any:
         if verbose:
             follow_phases(phase_printer())
-        line = None
+        line = reporting = None
         if status:
             from .progress import shown_while  # here: a command in a pipe pays nothing for it
 
             line = shown_while(self.name or "puzzlesat", _doing)
+        if progress_json:
+            from .progress import reported_while
+
+            reporting = reported_while(self.name or "puzzlesat", current_phase, current_progress)
         try:
             return click.Command.invoke(self, ctx)
         finally:
             if line is not None:
                 line.clear()
+            if reporting is not None:
+                reporting.set()

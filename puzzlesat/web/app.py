@@ -6,7 +6,15 @@ solution's picture, where the puzzle draws one); ``POST /api/hint`` takes ``{"pu
 and answers with ``explain --from --json``'s object (hint-1.json) plus its ``"svg"``; ``POST
 /api/explain`` (``{"puzzle", "text"}``) with ``explain --json``'s (explain-1.json) and the steps' picture;
 ``POST /api/export`` (``{"puzzle", "text", "format"}``) with ``{"text": THE FILE, "map": ITS VARIABLE
-MAP}`` as ``export --format FORMAT -o FILE`` writes them. A command's one-line
+MAP}`` as ``export --format FORMAT -o FILE`` writes them.
+
+Two jobs are followed as they run: ``POST /api/count`` (``{"puzzle", "text", "backend"?}``) and ``POST
+/api/crosscheck`` (``{"puzzle", "text", "backends"?: [NAME, ...], "count"?: true}``) answer with JSON
+lines (``application/x-ndjson``): first ``{"job": NAME}``, then ``{"progress": {...}}`` about twice a
+second (and each cross-check row as its method finishes, ``{"row": {...}}``), and last ``{"result":
+OBJECT}``, the object ``count --json`` or ``crosscheck --json`` prints (or ``{"error": LINE, "exit_code":
+N}``). ``POST /api/stop`` with ``{"job": NAME}`` stops that job as Ctrl-C stops the command: its last line
+then holds what it had found (``"stopped"``). A command's one-line
 error is ``{"error": LINE, "exit_code": N}`` with status 400 (bad input) or 500 (a fault of ours); a
 command stopped by its limit answers 200 with what it had found (``stopped``), as the command line does.
 
@@ -21,18 +29,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 from starlette.routing import Route
 
 from ..backends import available_backends
 from ..encoders import get_puzzle, puzzle_names
-from .jobs import Busy, Finished, Jobs
+from .jobs import Busy, Finished, Jobs, Reservation
 
 #: the largest request body accepted, in bytes (the largest bundled instance is some 20 KB)
 MAX_BODY = 1 << 20
@@ -40,6 +50,8 @@ MAX_BODY = 1 << 20
 RETRY_AFTER = 2
 #: how often a running job looks whether its client is still there, in seconds
 DISCONNECT_POLL = 0.25
+#: a cross-check's time limit per method, in seconds, where the job's whole time is longer
+METHOD_LIMIT = 10.0
 
 
 class Refused(Exception):
@@ -83,16 +95,67 @@ def create_app(jobs: Jobs) -> Starlette:
                     return Response(status_code=499)  # (nobody reads it: nginx's "client closed request")
             return _reply(work.result())
         except Refused as refused:
-            return JSONResponse({"error": refused.message}, refused.status, headers=refused.headers)
+            return _refusal(refused)
         except Busy:
-            return JSONResponse({"error": f"every job slot is taken ({jobs.slots}): ask again in {RETRY_AFTER} s"},
-                                503, headers={"Retry-After": str(RETRY_AFTER)})
+            return _refusal(busy())
+
+    def busy() -> Refused:
+        return Refused(503, f"every job slot is taken ({jobs.slots}): ask again in {RETRY_AFTER} s",
+                       {"Retry-After": str(RETRY_AFTER)})
+
+    async def _followed(request: Request, job: Callable[[dict[str, Any]], tuple[list[str], str]]) -> Response:
+        """A job followed as it runs (JSON lines, see the module's docstring); ``job`` gives its command's
+        arguments and standard input, or raises :class:`Refused`."""
+        try:
+            given = await _body(request)
+            args, text = job(given)
+            seconds = _seconds(given)
+            reservation = jobs.reserve()
+        except Refused as refused:
+            return _refusal(refused)
+        except Busy:
+            return _refusal(busy())
+        whole = "--budget" if args[0] == "crosscheck" else "--timeout"
+        return _Followed(_follow(reservation, args, text, seconds, whole), reservation)
+
+    async def count(request: Request) -> Response:
+        return await _followed(request, _count_job)
+
+    async def crosscheck(request: Request) -> Response:
+        return await _followed(request, _crosscheck_job)
+
+    def _count_job(given: dict[str, Any]) -> tuple[list[str], str]:
+        backend = _backend(given.get("backend"))
+        return ["count", _puzzle(given), "-", "--json", "--progress-json",
+                *(["--backend", backend] if backend else [])], _text(given, "text")
+
+    def _crosscheck_job(given: dict[str, Any]) -> tuple[list[str], str]:
+        named = given.get("backends")
+        if named is not None and (not isinstance(named, list) or not named):
+            raise Refused(400, "'backends' is a list of backends' names")
+        chosen = [_backend(name) for name in named or []]
+        seconds = min(jobs.seconds, _seconds(given) or jobs.seconds)
+        return ["crosscheck", _puzzle(given), "-", "--jsonl", "--progress-json", "--timeout",
+                f"{min(METHOD_LIMIT, seconds):g}", *(["--backends", ",".join(chosen)] if chosen else []),
+                *(["--count"] if given.get("count") is True else [])], _text(given, "text")
+
+    async def stop(request: Request) -> Response:
+        try:
+            given = await _body(request)
+        except Refused as refused:
+            return _refusal(refused)
+        name = given.get("job")
+        if not isinstance(name, str) or not jobs.stop(name):
+            return JSONResponse({"error": "no such job is running"}, 404)
+        return JSONResponse({"stopping": name})
+
+    def _backend(name: Any) -> str | None:
+        if name is not None and name not in backends:
+            raise Refused(400, f"backend {str(name)[:40]!r} is not one this server offers: {', '.join(backends)}")
+        return None if name is None else str(name)
 
     async def _solve_job(given: dict[str, Any]) -> Finished:
-        puzzle, text = _puzzle(given), _text(given, "text")
-        backend = given.get("backend")
-        if backend is not None and backend not in backends:
-            raise Refused(400, f"backend {str(backend)[:40]!r} is not one this server offers: {', '.join(backends)}")
+        puzzle, text, backend = _puzzle(given), _text(given, "text"), _backend(given.get("backend"))
         picture = ["--svg", "{picture.svg}"] if get_puzzle(puzzle).draws else []
         args = ["solve", puzzle, "-", "--json", *picture, *(["--backend", backend] if backend else [])]
         return await jobs.run(args, text, outputs=["picture.svg"], seconds=_seconds(given))
@@ -123,7 +186,72 @@ def create_app(jobs: Jobs) -> Starlette:
     return Starlette(routes=[Route("/", page), Route("/app.js", script), Route("/api/puzzles", puzzles),
                              Route("/api/solve", solve, methods=["POST"]), Route("/api/hint", hint, methods=["POST"]),
                              Route("/api/explain", explain, methods=["POST"]),
-                             Route("/api/export", export, methods=["POST"])])
+                             Route("/api/export", export, methods=["POST"]),
+                             Route("/api/count", count, methods=["POST"]),
+                             Route("/api/crosscheck", crosscheck, methods=["POST"]),
+                             Route("/api/stop", stop, methods=["POST"])])
+
+
+class _Followed(StreamingResponse):
+    """JSON lines of a followed job. However the response ends (its job's end, its client gone, the
+    server stopping), the job is stopped and its slot given back."""
+
+    def __init__(self, lines: AsyncIterator[str], reservation: Reservation) -> None:
+        super().__init__(lines, media_type="application/x-ndjson")
+        self.lines, self.reservation = lines, reservation
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            with suppress(Exception):
+                await self.lines.aclose()  # type: ignore[attr-defined]  # an async generator's
+            self.reservation.release()
+
+
+async def _follow(reservation: Reservation, args: list[str], text: str, seconds: float | None,
+                  whole: str) -> AsyncIterator[str]:
+    """The lines of a followed job: its name, what it says as it runs, its answer."""
+    heard: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    work = asyncio.ensure_future(reservation.run(args, text, seconds=seconds, heard=heard.put_nowait, whole=whole))
+    try:
+        yield json.dumps({"job": reservation.name}) + "\n"
+        while True:
+            waiting = asyncio.ensure_future(heard.get())
+            await asyncio.wait({work, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if not waiting.done():
+                waiting.cancel()
+                break
+            yield json.dumps(waiting.result()) + "\n"
+        while not heard.empty():
+            yield json.dumps(heard.get_nowait()) + "\n"
+        yield json.dumps(_result(work.result())) + "\n"
+    finally:
+        if not work.done():
+            work.cancel()
+            with suppress(asyncio.CancelledError):
+                await work
+
+
+def _refusal(refused: Refused) -> Response:
+    return JSONResponse({"error": refused.message}, refused.status, headers=refused.headers)
+
+
+def _result(finished: Finished) -> dict[str, Any]:
+    """A followed job's last line: ``{"result": ITS OBJECT}``, or its one-line error; a cross-check's
+    object is the last line of its output (the rows came before it)."""
+    lines = finished.stdout.strip().splitlines()
+    try:
+        return {"result": json.loads(lines[-1] if lines and lines[-1].startswith('{"schema"') else finished.stdout)
+                | {"exit_code": finished.code}}
+    except ValueError:
+        return _failure(finished)
+
+
+def _failure(finished: Finished) -> dict[str, Any]:
+    """A job's one-line error (the last line it wrote on stderr) and exit code."""
+    line = finished.stderr.strip().splitlines()[-1] if finished.stderr.strip() else "the job printed nothing"
+    return {"error": line.removeprefix("puzzlesat: error: "), "exit_code": finished.code}
 
 
 def _asset(name: str) -> str:
@@ -185,9 +313,7 @@ def _reply(finished: Finished) -> Response:
     try:
         answer = json.loads(finished.stdout)
     except ValueError:
-        line = finished.stderr.strip().splitlines()[-1] if finished.stderr.strip() else "the job printed nothing"
-        status = 500 if finished.code == 3 else 400
-        return JSONResponse({"error": line.removeprefix("puzzlesat: error: "), "exit_code": finished.code}, status)
+        return JSONResponse(_failure(finished), 500 if finished.code == 3 else 400)
     if "picture.svg" in finished.files:
         answer["svg"] = finished.files["picture.svg"]
     answer["exit_code"] = finished.code
