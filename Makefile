@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs fuzz soak solvers bench bench-family bench-count bench-cluster bench-cores bench-cnf bench-compare bench-first-run clean
+.PHONY: demo test docs fuzz soak solvers screenshots bench bench-family bench-count bench-cluster bench-cores bench-cnf bench-compare bench-first-run clean
 
 # the package alone (what `make demo` runs: a plain install), then the test tools on top (`make test`)
 $(BIN)/puzzlesat: pyproject.toml
@@ -66,6 +66,10 @@ docs: $(VENV)/docs-installed
 	rm -rf docs/_build docs/_generated
 	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs: docs/_build/html/index.html"
+
+# the page's screenshots in docs/web.md: the browser tests, their screenshots kept (docs/images/web-*.png)
+screenshots: $(VENV)/test-installed solvers
+	PUZZLESAT_REQUIRE_TOOLS=1 PUZZLESAT_SCREENSHOTS=docs/images $(BIN)/python -m pytest -q tests/test_browser.py
 
 # the differential tests against brute force, 10,000 seeded cases per puzzle instead of CI's 200
 fuzz: $(VENV)/test-installed

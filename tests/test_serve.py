@@ -4,6 +4,7 @@ same report, the same one-line errors."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import socket
@@ -171,6 +172,7 @@ def test_a_crosscheck_fills_in_row_by_row(client):
 
 @pytest.mark.parametrize("path, body, said", [
     ("/api/crosscheck", {"puzzle": "aquarium", "text": "x", "backends": "z3"}, "'backends' is a list"),
+    ("/api/crosscheck", {"puzzle": "aquarium", "text": "x", "backends": [None]}, "'backends' is a list"),
     ("/api/crosscheck", {"puzzle": "aquarium", "text": "x", "backends": ["external:sh"]}, "is not one this server"),
     ("/api/count", {"puzzle": "aquarium"}, "'text' is missing"),
     ("/api/stop", {"job": 3}, "no such job is running"),
@@ -183,6 +185,24 @@ def test_followed_jobs_refuse_bad_requests(client, path, body, said):
 def test_a_followed_job_with_bad_input_ends_with_its_one_line(client):
     lines = followed(client, "/api/count", {"puzzle": "aquarium", "text": "1_2;3"})
     assert lines[-1] == {"error": "-:1: row 0 count 2 exceeds the grid size 1", "exit_code": 2}
+
+
+def test_hostile_uploads_get_one_line(client):
+    """A decompression bomb (50 MB of JSON in 49 KB of gzip) is refused unread; a gzip file pasted as
+    text, a file of 10^6 lines (over the size limit however short its lines) and 300,000 comment lines
+    without a header each get one line."""
+    bomb = gzip.compress(json.dumps({"puzzle": "cnf", "text": "p cnf 1 1\n1 0\n" + "c" * 50_000_000}).encode())
+    refused = client.post("/api/solve", content=bomb, headers={"content-type": "application/json",
+                                                               "content-encoding": "gzip"})
+    assert refused.status_code == 415 and refused.json()["error"].startswith("a compressed request")
+    packed = gzip.compress(b"p cnf 1 1\n1 0\n").decode("latin-1")
+    answer = client.post("/api/solve", json={"puzzle": "cnf", "text": packed})
+    assert answer.status_code == 400 and answer.json()["error"].startswith("-:1:1: '\\x1f\\x8b")
+    many = client.post("/api/solve", json={"puzzle": "cnf", "text": "\n" * 10 ** 6})
+    assert many.status_code == 413 and "\n" not in many.json()["error"]
+    comments = client.post("/api/solve", json={"puzzle": "cnf", "text": "c\n" * 300_000})
+    assert comments.status_code == 400 and comments.json() == {
+        "error": "-: no 'p cnf VARIABLES CLAUSES' header: not a DIMACS CNF file", "exit_code": 2}
 
 
 @contextmanager

@@ -72,6 +72,8 @@ class Explained:
         out: dict[str, Any] = {"puzzle": self.puzzle, "solved": self.explanation.solved, "steps": steps,
                                "difficulty": self.explanation.difficulty, "values": list(facts.values), "replayed": True,
                                "times": {name: round(seconds, 6) for name, seconds in self.times.items()}}
+        if facts.walls:
+            out["walls"] = [list(wall) for wall in facts.walls]
         if self.solution is not None:
             out["solution"] = self.solution.to_json()
         if self.warnings:

@@ -4,7 +4,8 @@
 answers with the object ``puzzlesat solve --json`` prints (schema report-1.json) plus ``"svg"`` (the
 solution's picture, where the puzzle draws one); ``POST /api/hint`` takes ``{"puzzle", "text", "marks"}``
 and answers with ``explain --from --json``'s object (hint-1.json) plus its ``"svg"``; ``POST
-/api/explain`` (``{"puzzle", "text"}``) with ``explain --json``'s (explain-1.json) and the steps' picture;
+/api/explain`` (``{"puzzle", "text", "certify"?: true}``) with ``explain --json``'s (explain-1.json;
+``--certify``'s with ``certify``) and the steps' picture;
 ``POST /api/export`` (``{"puzzle", "text", "format"}``) with ``{"text": THE FILE, "map": ITS VARIABLE
 MAP}`` as ``export --format FORMAT -o FILE`` writes them.
 
@@ -19,7 +20,7 @@ error is ``{"error": LINE, "exit_code": N}`` with status 400 (bad input) or 500 
 command stopped by its limit answers 200 with what it had found (``stopped``), as the command line does.
 
 Safe by default: the server listens on 127.0.0.1; it reads no path a request names (the text comes in the
-request); a body over :data:`MAX_BODY` is refused with 413; a POST from another origin with 403; every
+request); a body over :data:`MAX_BODY` is refused with 413, a compressed one with 415; a POST from another origin with 403; every
 job runs under the server's time and memory limits (a request may only lower the time); past ``jobs``
 running at once, 503 with ``Retry-After``; a job whose client goes away is stopped; only the backends
 ``puzzlesat backends`` lists as available and built in may be named (an ``external:`` backend would run a
@@ -37,8 +38,8 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.types import Receive, Scope, Send
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from ..backends import available_backends
 from ..encoders import get_puzzle, puzzle_names
@@ -131,9 +132,10 @@ def create_app(jobs: Jobs) -> Starlette:
 
     def _crosscheck_job(given: dict[str, Any]) -> tuple[list[str], str]:
         named = given.get("backends")
-        if named is not None and (not isinstance(named, list) or not named):
+        if named is not None and (not isinstance(named, list) or not named
+                                  or not all(isinstance(name, str) for name in named)):
             raise Refused(400, "'backends' is a list of backends' names")
-        chosen = [_backend(name) for name in named or []]
+        chosen = [str(_backend(name)) for name in named or []]
         seconds = min(jobs.seconds, _seconds(given) or jobs.seconds)
         return ["crosscheck", _puzzle(given), "-", "--jsonl", "--progress-json", "--timeout",
                 f"{min(METHOD_LIMIT, seconds):g}", *(["--backends", ",".join(chosen)] if chosen else []),
@@ -172,7 +174,8 @@ def create_app(jobs: Jobs) -> Starlette:
         return await _answer(request, _export_job)
 
     async def _explain_job(given: dict[str, Any]) -> Finished:
-        args = ["explain", _puzzle(given), "-", "--json", "--svg", "{picture.svg}"]
+        certify = ["--certify"] if given.get("certify") is True else []
+        args = ["explain", _puzzle(given), "-", "--json", "--svg", "{picture.svg}", *certify]
         return await jobs.run(args, _text(given, "text"), outputs=["picture.svg"], seconds=_seconds(given))
 
     async def _export_job(given: dict[str, Any]) -> Finished:
@@ -263,6 +266,9 @@ async def _body(request: Request) -> dict[str, Any]:
     origin = request.headers.get("origin")
     if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
         raise Refused(403, f"a request from another origin ({origin[:60]}) is refused")
+    encoding = request.headers.get("content-encoding", "identity").strip().lower()
+    if encoding != "identity":  # never inflated here: a few KB of gzip can stand for gigabytes
+        raise Refused(415, f"a compressed request (Content-Encoding: {encoding[:20]}) is not taken: send the JSON itself")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
         raise Refused(413, f"the request is {int(declared):,} bytes; at most {MAX_BODY:,} are taken")
