@@ -68,6 +68,34 @@ def scratch_folders() -> set[str]:
     return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("puzzlesat-web-")}
 
 
+#: a formula with 3^20 models and no free variable: its enumeration runs for hours
+LONG = "p cnf 40 20\n" + "".join(f"{v} {v + 1} 0\n" for v in range(1, 41, 2))
+
+
+def stopped_count(address: str) -> tuple[float, float, int]:
+    """A count of LONG followed (POST /api/count) and stopped after a second of progress: the seconds to
+    its first progress line, from Stop to its answer, and the solutions it kept (each checked)."""
+    request = urllib.request.Request(f"{address}/api/count", json.dumps(
+        {"puzzle": "cnf", "text": LONG, "backend": "pysat:cadical195"}).encode(), {"Content-Type": "application/json"})
+    begun = time.perf_counter()
+    first = stop = None
+    with urllib.request.urlopen(request, timeout=120) as answer:
+        name = json.loads(answer.readline())["job"]
+        for raw in answer:
+            line = json.loads(raw)
+            if "progress" in line:
+                first = first or time.perf_counter() - begun
+                if stop is None and line["progress"]["seconds"] >= 1.0:
+                    post(address, "/api/stop", {"job": name})
+                    stop = time.perf_counter()
+            elif "result" in line and stop is not None:
+                result = line["result"]
+                if result.get("complete") is not False or not result["answers"]["solutions"]:
+                    raise SystemExit(f"a stopped count kept nothing: {result}")
+                return first or 0.0, time.perf_counter() - stop, int(result["answers"]["solutions"])
+    raise SystemExit("the followed count ended without its answer")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=100)
@@ -126,6 +154,9 @@ def main() -> None:
             subprocess.run([sys.executable, "-m", "puzzlesat", "solve", "aquarium", str(BIG), "--json"], check=True,
                            stdout=subprocess.DEVNULL)
             cli.append(time.perf_counter() - begun)
+        followed = [stopped_count(address) for _ in range(5)]
+        time.sleep(0.5)
+        left_stopped = children(server.pid)
     finally:
         server.terminate()
         server.wait(10)
@@ -136,7 +167,8 @@ def main() -> None:
         "requests at once from as many threads; each must be answered with the published solution (and "
         "'unique') or refused with 503. Then the hard 15x15 through the API and on the command line "
         "(medians of 5, whole processes both: each API job is a command), and the page's first load (the "
-        "page, its script and the puzzle list).", "",
+        "page, its script and the puzzle list). Last, five counts followed as they run (POST /api/count, "
+        "a formula of 3^20 models) and stopped after a second of progress (POST /api/stop).", "",
         "| measure | value |", "|---|---|",
         f"| requests answered right | {len(answered) - len(wrong)} of {given.requests} |",
         f"| refused with 503 (job slots taken) | {refused} |",
@@ -146,9 +178,14 @@ def main() -> None:
         f"| server memory before, after (resident) | {memory_before / 1024:.0f} MB, {memory_after / 1024:.0f} MB |",
         f"| 15x15 through the API, median | {statistics.median(api):.3f} s |",
         f"| 15x15 on the command line, median | {statistics.median(cli):.3f} s |",
-        f"| the page's first load | {first_load:.3f} s |"])
+        f"| the page's first load | {first_load:.3f} s |",
+        f"| a followed count: its first progress line, median | {statistics.median(f for f, _, _ in followed):.2f} s |",
+        f"| Stop pressed to the answer that keeps what was found, median (worst) | "
+        f"{statistics.median(s for _, s, _ in followed):.2f} s ({max(s for _, s, _ in followed):.2f} s) |",
+        f"| solutions kept by a count stopped after 1 s, each checked (least) | {min(n for _, _, n in followed):,} |",
+        f"| job processes left after the stopped counts | {len(left_stopped)} |"])
     print(table)
-    if wrong or other or left or leaked:
+    if wrong or other or left or leaked or left_stopped:
         raise SystemExit("the load test failed: see the table")
     update_benchmarks([table])
 

@@ -125,7 +125,7 @@ def test_paste_a_url_see_it_solved_and_ask_for_a_hint(server, browser, tmp_path)
     browser.find_element(By.ID, "text").send_keys(url)
     browser.find_element(By.ID, "solve").click()
     waited(browser, lambda driver: driver.find_element(By.ID, "status").text.startswith("SAT"))
-    assert browser.find_element(By.ID, "status").text == "SAT, checked"
+    assert browser.find_element(By.ID, "status").text == "SAT, checked, unique"
     assert "unique: true" in browser.find_element(By.ID, "answers").text
     assert browser.find_elements(By.CSS_SELECTOR, "#picture svg")
     browser.find_element(By.ID, "marks").send_keys((INSTANCES / "aquarium" / "pa-6x6-easy-681742.marks").read_text())
@@ -288,3 +288,18 @@ def test_open_a_file(server, browser, tmp_path):
     browser.find_element(By.ID, "solve").click()
     waited(browser, lambda driver: driver.find_element(By.ID, "status").text.startswith("SAT"))
     assert "satisfiable: true" in browser.find_element(By.ID, "answers").text
+
+
+def test_forced_cells_of_a_puzzle_with_two_solutions(server, browser, tmp_path):
+    """A 2x2 aquarium whose two diagonals both solve it: "unique: false", and no cell forced; the
+    picture greys the cells that differ."""
+    from selenium.webdriver.common.by import By
+
+    opened(browser, server, "aquarium", "1_1_1_1;1,2,3,4\n")
+    browser.find_element(By.ID, "forced").click()
+    browser.find_element(By.ID, "solve").click()
+    waited(browser, lambda driver: driver.find_element(By.ID, "status").text.startswith("SAT"))
+    assert browser.find_element(By.ID, "status").text == "SAT, checked, not unique"
+    said = browser.find_element(By.ID, "answers").text
+    assert "unique: false" in said and "forced in every solution: 0 of 4 cells ('?': differs)\n??\n??" in said
+    assert inked(screenshot(browser, tmp_path, "forced"), browser.find_element(By.ID, "picture")) > 100

@@ -20,8 +20,8 @@ from starlette.testclient import TestClient
 
 import puzzlesat
 from puzzlesat.encoders import get_puzzle
-from puzzlesat.web.app import MAX_BODY, create_app
-from puzzlesat.web.jobs import Jobs
+from puzzlesat.web.app import MAX_BODY, _result, create_app
+from puzzlesat.web.jobs import Finished, Jobs
 
 from .conftest import INSTANCES
 
@@ -151,6 +151,27 @@ def test_a_count_followed_and_stopped_keeps_what_it_found():
     assert found >= so_far
     assert jobs.running == 0 and not jobs.children
     assert client.post("/api/stop", json={"job": lines[0]["job"]}).status_code == 404
+
+
+@pytest.mark.parametrize("after", [0.0, 0.3])
+def test_a_job_stopped_at_once_says_so_in_one_line(after):
+    """Stop pressed as the job starts, before its command can catch the signal (then it dies of it,
+    saying nothing) or before it has found anything: one line, never "the job printed nothing"."""
+    jobs = Jobs(1, 60, "2G")
+    reservation = jobs.reserve()
+
+    async def stopped() -> Finished:
+        work = asyncio.ensure_future(reservation.run(["count", "cnf", "-", "--json", "--backend", "cadical"],
+                                                     long_formula()))
+        while reservation.name not in jobs.children:
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(after)
+        jobs.stop(reservation.name)
+        return await work
+
+    said = _result(asyncio.run(stopped()))
+    assert said in ({"error": "stopped (SIGINT) before it had begun", "exit_code": 130},
+                    {"error": "interrupted (SIGINT)", "exit_code": 130}) or said["result"]["stopped"]["by"] == "SIGINT"
 
 
 def test_a_count_followed_to_its_end_is_the_commands(client, run_cli):

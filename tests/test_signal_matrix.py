@@ -65,6 +65,17 @@ def said(err: str, stop: str) -> str:
     return found[1]
 
 
+def before_the_work(err: str, out: str) -> bool:
+    """Whether the stop came before the count began (a loaded machine still encoding the formula four
+    seconds in: encoding has no wait that asks for a stop, so the supervisor ends the worker a second
+    later, and there is nothing found to keep): then the one line names that phase and nothing is
+    claimed (seen once in a full suite run beside browser tests on 2 cores)."""
+    if not re.fullmatch(r"puzzlesat: error: [^;]* in the (start|parse|encode) phase\n", err):
+        return False
+    assert "at least" not in out and '"solutions"' not in out, out
+    return True
+
+
 needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the worker in /proc")
 
 
@@ -80,6 +91,8 @@ def test_a_stopped_count_prints_its_lower_bounds(tmp_path, command, stop, as_jso
         assert command == "raced jig count" and "at least" not in out
         return
     assert code == STOPS[stop]
+    if before_the_work(err, out):
+        return
     by_then = said(err, stop)
     if as_json:
         report = valid(json.loads(out))

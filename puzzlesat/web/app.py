@@ -1,7 +1,8 @@
 """The web app: the page, and the JSON API under it.
 
-``POST /api/solve`` takes ``{"puzzle": NAME, "text": TEXT_OR_URL, "backend": NAME?, "timeout": S?}`` and
-answers with the object ``puzzlesat solve --json`` prints (schema report-1.json) plus ``"svg"`` (the
+``POST /api/solve`` takes ``{"puzzle": NAME, "text": TEXT_OR_URL, "backend": NAME?, "forced": true?,
+"timeout": S?}`` and answers with the object ``puzzlesat solve --json`` prints (``--forced``'s with
+``forced``; schema report-1.json) plus ``"svg"`` (the
 solution's picture, where the puzzle draws one); ``POST /api/hint`` takes ``{"puzzle", "text", "marks"}``
 and answers with ``explain --from --json``'s object (hint-1.json) plus its ``"svg"``; ``POST
 /api/explain`` (``{"puzzle", "text", "certify"?: true}``) with ``explain --json``'s (explain-1.json;
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
 from importlib import resources
@@ -159,7 +161,8 @@ def create_app(jobs: Jobs) -> Starlette:
     async def _solve_job(given: dict[str, Any]) -> Finished:
         puzzle, text, backend = _puzzle(given), _text(given, "text"), _backend(given.get("backend"))
         picture = ["--svg", "{picture.svg}"] if get_puzzle(puzzle).draws else []
-        args = ["solve", puzzle, "-", "--json", *picture, *(["--backend", backend] if backend else [])]
+        forced = ["--forced"] if given.get("forced") is True else []
+        args = ["solve", puzzle, "-", "--json", *picture, *forced, *(["--backend", backend] if backend else [])]
         return await jobs.run(args, text, outputs=["picture.svg"], seconds=_seconds(given))
 
     async def _hint_job(given: dict[str, Any]) -> Finished:
@@ -252,7 +255,11 @@ def _result(finished: Finished) -> dict[str, Any]:
 
 
 def _failure(finished: Finished) -> dict[str, Any]:
-    """A job's one-line error (the last line it wrote on stderr) and exit code."""
+    """A job's one-line error (the last line it wrote on stderr) and exit code; a job stopped before its
+    command could catch the signal (Stop pressed at once) is said to be, with the shell's exit code."""
+    if finished.code < 0 and not finished.stderr.strip():
+        name = signal.Signals(-finished.code).name
+        return {"error": f"stopped ({name}) before it had begun", "exit_code": 128 - finished.code}
     line = finished.stderr.strip().splitlines()[-1] if finished.stderr.strip() else "the job printed nothing"
     return {"error": line.removeprefix("puzzlesat: error: "), "exit_code": finished.code}
 

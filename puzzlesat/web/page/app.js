@@ -55,10 +55,15 @@ $("solve").addEventListener("click", async () => {
   say("solving…");
   try {
     const backend = $("backend").value;
-    const report = await call("/api/solve", {...asked(), ...(backend ? {backend} : {})});
-    say(`${report.status}${report.checked ? ", checked" : ""}` + (report.stopped ? ` (${report.stopped.message})` : ""));
+    const report = await call("/api/solve", {...asked(), ...(backend ? {backend} : {}),
+                                             ...($("forced").checked ? {forced: true} : {})});
+    const unique = report.answers && typeof report.answers.unique === "boolean"
+      ? (report.answers.unique ? ", unique" : ", not unique") : "";
+    say(`${report.status}${report.checked ? ", checked" : ""}${unique}` + (report.stopped ? ` (${report.stopped.message})` : ""));
+    const forced = report.forced ? `\nforced in every solution: ${report.forced.forced} of ${report.forced.cells} cells`
+      + ` ('?': differs)\n${report.forced.grid.join("\n")}` : "";
     $("answers").textContent = Object.entries(report.answers).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n")
-      + (report.times ? `\ntimes: ${Object.entries(report.times).map(([k, v]) => `${k} ${v.toFixed(3)} s`).join(", ")}` : "");
+      + forced + (report.times ? `\ntimes: ${Object.entries(report.times).map(([k, v]) => `${k} ${v.toFixed(3)} s`).join(", ")}` : "");
     $("picture").innerHTML = report.svg || "";
     markingGrid(report.solution);
     offerDownload(report);
@@ -287,7 +292,8 @@ function markingGrid(solution) {
         }
         const mark = td.dataset.mark;
         td.textContent = mark === "?" ? "" : mark;
-        td.className = mark === "?" ? "" : pieces || mark === symbols[0] ? "yes" : "no";
+        // coloured where a cell is one of two things (water or dry, a piece or none); digits stay text
+        td.className = mark === "?" || symbols.length > 2 ? "" : pieces || mark === symbols[0] ? "yes" : "no";
         $("marks").value = marks() + "\n";
       });
     }
