@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import suppress
 from importlib import resources
 from typing import Any
@@ -202,7 +202,7 @@ class _Followed(StreamingResponse):
     """JSON lines of a followed job. However the response ends (its job's end, its client gone, the
     server stopping), the job is stopped and its slot given back."""
 
-    def __init__(self, lines: AsyncIterator[str], reservation: Reservation) -> None:
+    def __init__(self, lines: AsyncGenerator[str, None], reservation: Reservation) -> None:
         super().__init__(lines, media_type="application/x-ndjson")
         self.lines, self.reservation = lines, reservation
 
@@ -210,13 +210,15 @@ class _Followed(StreamingResponse):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            with suppress(Exception):
-                await self.lines.aclose()  # type: ignore[attr-defined]  # an async generator's
-            self.reservation.release()
+            try:
+                with suppress(Exception):
+                    await self.lines.aclose()
+            finally:  # (even when the close is cancelled: the server stopping)
+                self.reservation.release()
 
 
 async def _follow(reservation: Reservation, args: list[str], text: str, seconds: float | None,
-                  whole: str) -> AsyncIterator[str]:
+                  whole: str) -> AsyncGenerator[str, None]:
     """The lines of a followed job: its name, what it says as it runs, its answer."""
     heard: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     work = asyncio.ensure_future(reservation.run(args, text, seconds=seconds, heard=heard.put_nowait, whole=whole))
