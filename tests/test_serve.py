@@ -312,3 +312,21 @@ def test_a_job_whose_client_goes_away_is_stopped():
             time.sleep(0.1)
         assert not jobs()
         assert urllib.request.urlopen(f"http://127.0.0.1:{port}/api/puzzles", timeout=5).status == 200
+
+
+def test_an_installed_plug_in_is_served_as_a_built_in_puzzle(client, run_cli):
+    """The example plug-in (sudoku) is offered, solved, counted and exported through the API with the
+    command line's answers; what it does not offer (hints) is the command's one line."""
+    pytest.importorskip("puzzlesat_sudoku")
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "puzzlesat-sudoku" / "puzzles" / "small-4x4.txt"
+    assert "sudoku" in client.get("/api/puzzles").json()["puzzles"]
+    text = path.read_text()
+    solved = client.post("/api/solve", json={"puzzle": "sudoku", "text": text}).json()
+    cli = json.loads(run_cli("solve", "sudoku", str(path), "--json")[1])
+    assert solved["answers"] == cli["answers"] and solved["checked"]
+    assert followed(client, "/api/count", {"puzzle": "sudoku", "text": text})[-1]["result"]["answers"]["solutions"] == 1
+    assert client.post("/api/export", json={"puzzle": "sudoku", "text": text}).json()["text"].startswith("c ")
+    refused = client.post("/api/hint", json={"puzzle": "sudoku", "text": text, "marks": "1 ? ? ?\n" + "? ? ? ?\n" * 3})
+    assert refused.status_code == 400 and refused.json()["error"].startswith("explain --from is not offered for sudoku")
