@@ -7,6 +7,7 @@ import asyncio
 import gzip
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -227,12 +229,13 @@ def test_hostile_uploads_get_one_line(client):
 
 
 @contextmanager
-def serving() -> Iterator[tuple[subprocess.Popen, int]]:
-    """``puzzlesat serve`` on a free port, as a user starts it, once it answers: (its process, its port)."""
+def serving(*options: str) -> Iterator[tuple[subprocess.Popen, int]]:
+    """``puzzlesat serve OPTIONS`` on a free port, as a user starts it, once it answers: (its process, its
+    port). Also bench/serve_load.py's server."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "puzzlesat", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "puzzlesat", "serve", "--port", str(port), *options],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
@@ -249,8 +252,8 @@ def serving() -> Iterator[tuple[subprocess.Popen, int]]:
         server.wait(10)
 
 
-def children_running(server: subprocess.Popen, command: str) -> list[int]:
-    """The server's children that run a job of the command line's ``command``."""
+def children_running(server: subprocess.Popen, command: str = "") -> list[int]:
+    """The server's children that run a job of the command line's ``command`` (every child: "")."""
     found = []
     for entry in os.listdir("/proc"):
         try:
@@ -318,8 +321,6 @@ def test_an_installed_plug_in_is_served_as_a_built_in_puzzle(client, run_cli):
     """The example plug-in (sudoku) is offered, solved, counted and exported through the API with the
     command line's answers; what it does not offer (hints) is the command's one line."""
     pytest.importorskip("puzzlesat_sudoku")
-    from pathlib import Path
-
     path = Path(__file__).resolve().parent.parent / "examples" / "puzzlesat-sudoku" / "puzzles" / "small-4x4.txt"
     assert "sudoku" in client.get("/api/puzzles").json()["puzzles"]
     text = path.read_text()
@@ -330,3 +331,29 @@ def test_an_installed_plug_in_is_served_as_a_built_in_puzzle(client, run_cli):
     assert client.post("/api/export", json={"puzzle": "sudoku", "text": text}).json()["text"].startswith("c ")
     refused = client.post("/api/hint", json={"puzzle": "sudoku", "text": text, "marks": "1 ? ? ?\n" + "? ? ? ?\n" * 3})
     assert refused.status_code == 400 and refused.json()["error"].startswith("explain --from is not offered for sudoku")
+
+
+@pytest.mark.parametrize("stop, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_server_stopped_while_a_count_streams_ends_and_takes_its_job_along(stop, code):
+    """SIGTERM or Ctrl-C to `puzzlesat serve` while a followed count streams its progress: the server
+    ends within seconds with the signal's exit code, and the job's process is gone (uvicorn waited for
+    the stream, which runs to the job's 30 s limit, before it gave the shutdown a bound)."""
+    with serving() as (server, port):
+        body = json.dumps({"puzzle": "cnf", "text": long_formula(), "backend": "pysat:cadical195"}).encode()
+        client = socket.create_connection(("127.0.0.1", port))
+        client.settimeout(30)
+        client.sendall(b"POST /api/count HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        heard = b""
+        while b'"progress"' not in heard:
+            heard += client.recv(4096)
+        jobs = children_running(server, "count")
+        assert jobs
+        server.send_signal(stop)
+        assert server.wait(10) == code
+        for _ in range(50):
+            if not any(Path(f"/proc/{pid}").exists() for pid in jobs):
+                break
+            time.sleep(0.1)
+        assert not any(Path(f"/proc/{pid}").exists() for pid in jobs)
+        client.close()

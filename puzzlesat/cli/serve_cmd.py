@@ -9,6 +9,9 @@ from .verbosity import VerboseCommand, note
 
 #: the address the server listens on unless --host says otherwise: this machine only
 LOCAL = "127.0.0.1"
+#: seconds a stopped server waits for the requests it is answering before it cancels them (their jobs'
+#: processes killed): a followed count streams until its limit, and uvicorn waits for it by default
+SHUTDOWN_GRACE = 1
 
 
 @click.command("serve", cls=VerboseCommand)
@@ -23,8 +26,9 @@ LOCAL = "127.0.0.1"
               help="Each job's memory cap (as a command's --max-memory).")
 def command(host: str, port: int, jobs: int, timeout: float, memory: int | None) -> None:
     """Serve puzzlesat in a browser: paste a puzzle, see it solved and checked, ask for a hint from your
-    own marks. Every answer is a job of the command line (solve --json, explain --from --json) under the
-    limits given here. Open the address it prints (http://127.0.0.1:8000/ by default); Ctrl-C stops it.
+    own marks. Every answer is a job of the command line (solve --json, count --json, crosscheck --jsonl,
+    explain --json, explain --from --json) under the limits given here. Open the address it prints
+    (http://127.0.0.1:8000/ by default); Ctrl-C stops it, and the jobs still running with it.
     Needs the web extra: pip install 'puzzlesat[web]'.
     """
     try:
@@ -39,4 +43,4 @@ def command(host: str, port: int, jobs: int, timeout: float, memory: int | None)
         note(f"puzzlesat: warning: listening on {host}: other machines can reach this server", err=True)
     app = create_app(Jobs(jobs, timeout, "none" if memory is None else str(memory)))
     note(f"puzzlesat serve: http://{host}:{port}/ (Ctrl-C stops it)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE)

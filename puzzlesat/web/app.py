@@ -32,8 +32,8 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-from collections.abc import AsyncGenerator, Callable
-from contextlib import suppress
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from typing import Any
 
@@ -189,7 +189,12 @@ def create_app(jobs: Jobs) -> Starlette:
         return await jobs.run(args, _text(given, "text"), outputs=["export", "export.vars.json"],
                               seconds=_seconds(given))
 
-    return Starlette(routes=[Route("/", page), Route("/app.js", script), Route("/api/puzzles", puzzles),
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        jobs.kill_all()  # the server is ending: the requests still open were cancelled, their jobs go too
+
+    return Starlette(lifespan=lifespan, routes=[Route("/", page), Route("/app.js", script), Route("/api/puzzles", puzzles),
                              Route("/api/solve", solve, methods=["POST"]), Route("/api/hint", hint, methods=["POST"]),
                              Route("/api/explain", explain, methods=["POST"]),
                              Route("/api/export", export, methods=["POST"]),

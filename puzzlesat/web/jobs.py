@@ -64,6 +64,12 @@ class Jobs:
         """A job in a slot taken now (:meth:`reserve`, :meth:`Reservation.run`)."""
         return await self.reserve().run(args, stdin, inputs, outputs, seconds)
 
+    def kill_all(self) -> None:
+        """Kill every job still running (the server is ending: nobody is left to read their answers)."""
+        for child in self.children.values():
+            if child.returncode is None:
+                child.kill()
+
     def stop(self, name: str) -> bool:
         """Ask the job ``name`` to stop as Ctrl-C does; whether it was running."""
         child = self.children.get(name)
