@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -24,17 +23,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 from run import update_benchmarks  # noqa: E402  (bench/ is not a package)
+
+from tests.test_serve import children_running, long_formula, serving  # noqa: E402  (the API tests' server)
 
 INSTANCES = ROOT / "instances" / "aquarium"
 AQUARIUMS = sorted(INSTANCES.glob("pa-*.txt"))
 BIG = INSTANCES / "pa-15x15-hard-1013539.txt"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def post(address: str, path: str, body: dict) -> tuple[int, dict]:
@@ -53,30 +49,16 @@ def resident_kb(pid: int) -> int:
     return 0
 
 
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            if f"PPid:\t{pid}\n" in Path(f"/proc/{entry}/status").read_text():
-                found.append(int(entry))
-        except OSError:
-            continue
-    return found
-
-
 def scratch_folders() -> set[str]:
     return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith("puzzlesat-web-")}
 
 
-#: a formula with 3^20 models and no free variable: its enumeration runs for hours
-LONG = "p cnf 40 20\n" + "".join(f"{v} {v + 1} 0\n" for v in range(1, 41, 2))
-
-
 def stopped_count(address: str) -> tuple[float, float, int]:
-    """A count of LONG followed (POST /api/count) and stopped after a second of progress: the seconds to
-    its first progress line, from Stop to its answer, and the solutions it kept (each checked)."""
+    """A count of the API tests' long formula (3^20 models) followed (POST /api/count) and stopped after a
+    second of progress: the seconds to its first progress line, from Stop to its answer, and the
+    solutions it kept (each checked)."""
     request = urllib.request.Request(f"{address}/api/count", json.dumps(
-        {"puzzle": "cnf", "text": LONG, "backend": "pysat:cadical195"}).encode(), {"Content-Type": "application/json"})
+        {"puzzle": "cnf", "text": long_formula(), "backend": "pysat:cadical195"}).encode(), {"Content-Type": "application/json"})
     begun = time.perf_counter()
     first = stop = None
     with urllib.request.urlopen(request, timeout=120) as answer:
@@ -102,18 +84,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     given = parser.parse_args()
     expected = {path.name: path.with_suffix(".solution").read_text().split() for path in AQUARIUMS}
-    port = free_port()
-    address = f"http://127.0.0.1:{port}"
     before_folders = scratch_folders()
-    server = subprocess.Popen([sys.executable, "-m", "puzzlesat", "serve", "--port", str(port), "--jobs", str(given.jobs)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"{address}/api/puzzles", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+    with serving("--jobs", str(given.jobs)) as (server, port):
+        address = f"http://127.0.0.1:{port}"
         started = time.perf_counter()
         urllib.request.urlopen(f"{address}/", timeout=5).read()
         urllib.request.urlopen(f"{address}/app.js", timeout=5).read()
@@ -139,7 +112,7 @@ def main() -> None:
         burst = time.perf_counter() - burst
         time.sleep(1)
         memory_after = resident_kb(server.pid)
-        left = children(server.pid)
+        left = children_running(server)
         answered = [(name, answer) for name, status, answer, _ in results if status == 200]
         refused = sum(1 for _, status, _, _ in results if status == 503)
         wrong = [name for name, answer in answered if answer.get("answers", {}).get("grid") != expected[name]
@@ -156,10 +129,7 @@ def main() -> None:
             cli.append(time.perf_counter() - begun)
         followed = [stopped_count(address) for _ in range(5)]
         time.sleep(0.5)
-        left_stopped = children(server.pid)
-    finally:
-        server.terminate()
-        server.wait(10)
+        left_stopped = children_running(server)
     leaked = scratch_folders() - before_folders
     table = "\n".join([
         f"## The web app under load (bench/serve_load.py; {given.requests} requests, {given.jobs} job slots)", "",
